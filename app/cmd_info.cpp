@@ -1,0 +1,92 @@
+// horde info MODEL [--json]: what a file holds, as text or as the JSON users script against.
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/reference.h"
+#include "commands.h"
+#include "model_input.h"
+
+namespace horde {
+
+namespace {
+
+nlohmann::json toJson(const Model& model) {
+    using nlohmann::json;
+    json out;
+    out["format"] = model.format;
+    out["nodes"] = json::array();
+    for (const Node& n : model.nodes) out["nodes"].push_back({{"name", n.name}, {"parent", n.parent}});
+    out["meshes"] = json::array();
+    for (const Mesh& m : model.meshes) {
+        json submeshes = json::array();
+        for (const Submesh& s : m.submeshes)
+            submeshes.push_back({{"material", s.material}, {"first_index", s.firstIndex}, {"index_count", s.indexCount}});
+        out["meshes"].push_back({{"name", m.name},
+                                 {"vertices", m.vertexCount()},
+                                 {"indices", m.indexCount()},
+                                 {"skinned", m.skinned()},
+                                 {"joints", m.skinned() ? model.skins[m.skin].joints.size() : 0},
+                                 {"node", model.nodes[m.node].name},
+                                 {"submeshes", submeshes}});
+    }
+    out["clips"] = json::array();
+    for (const Clip& c : model.clips) {
+        json clip = {{"name", c.name}, {"duration", c.duration}, {"channels", c.channels.size()}};
+        if (!c.source.empty()) clip["source"] = c.source;
+        out["clips"].push_back(clip);
+    }
+    Bounds b = bindPoseBounds(model);
+    out["bounds"] = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
+    out["axes"] = {{"up", model.axes.up == Axes::Up::Z ? "z" : "y"},
+                   {"handedness", model.axes.leftHanded ? "left" : "right"},
+                   {"metres_per_unit", model.axes.metresPerUnit}};
+    out["extras"] = json::array();
+    for (const Extra& e : model.extras) out["extras"].push_back({{"kind", e.kind}, {"node", e.node}, {"detail", e.detail}});
+    out["warnings"] = model.warnings;
+    return out;
+}
+
+void printSummary(const Model& model) {
+    Bounds b = bindPoseBounds(model);
+    std::printf("format   %s\n", model.format.c_str());
+    std::printf("nodes    %zu\n", model.nodes.size());
+    for (const Mesh& m : model.meshes) {
+        std::printf("mesh     %s: %u vertices, %u indices, %s", m.name.c_str(), m.vertexCount(), m.indexCount(),
+                    m.skinned() ? "skinned" : "static");
+        if (m.skinned()) std::printf(" by %zu joints", model.skins[m.skin].joints.size());
+        std::printf("\n");
+        for (const Submesh& s : m.submeshes)
+            std::printf("           material %-20s indices %u..%u\n", s.material.c_str(), s.firstIndex, s.firstIndex + s.indexCount);
+    }
+    for (const Clip& c : model.clips)
+        std::printf("clip     %s: %.3f s, %zu channels%s%s\n", c.name.c_str(), c.duration, c.channels.size(),
+                    c.source.empty() ? "" : ", from ", c.source.c_str());
+    for (const Extra& e : model.extras) std::printf("extra    %s on %s: %s\n", e.kind.c_str(), e.node.c_str(), e.detail.c_str());
+    std::printf("bounds   (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g)\n", b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
+    for (const std::string& w : model.warnings) std::printf("warning  %s\n", w.c_str());
+}
+
+} // namespace
+
+Command addInfoCommand(CLI::App& app) {
+    CLI::App* cmd = app.add_subcommand("info", "summarize a model (no GPU needed)");
+    auto input = std::make_shared<ModelInput>();
+    auto json = std::make_shared<bool>(false);
+    input->addOptions(*cmd);
+    cmd->add_flag("--json", *json, "print JSON (format, nodes, meshes, clips, bounds)");
+    return {cmd, [=] {
+                HeapMeshAllocator allocator;
+                Result<Model> model = input->load(allocator);
+                if (!model) {
+                    std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
+                    return int(kExitBadInput);
+                }
+                if (*json) std::cout << toJson(*model).dump(2) << "\n";
+                else printSummary(*model);
+                return int(kExitOk);
+            }};
+}
+
+} // namespace horde

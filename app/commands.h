@@ -1,0 +1,19 @@
+#pragma once
+// One function per subcommand: each adds its options and returns how to run it.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace horde {
+
+struct Command {
+    CLI::App* cli;
+    std::function<int()> run;
+};
+
+Command addInfoCommand(CLI::App& app);
+Command addRenderCommand(CLI::App& app);
+Command addCrowdCommand(CLI::App& app);
+Command addPoseCommand(CLI::App& app);
+
+} // namespace horde

@@ -1,0 +1,21 @@
+#pragma once
+// The interactive crowd: orbit camera, pause, step, instance count and technique from the keys,
+// statistics in the title.
+#include <string>
+
+#include "model_input.h"
+
+namespace horde {
+
+struct WindowArgs {
+    ModelInput input;
+    DeviceChoice device;
+    uint32_t count = 1024;
+    uint32_t frames = 0; // 0: until the window closes
+    std::string technique = "compute";
+    uint32_t width = 1280, height = 720;
+};
+
+int runCrowdWindow(const WindowArgs& args);
+
+} // namespace horde

@@ -1,0 +1,45 @@
+#include "gpu_session.h"
+
+#include <cstdio>
+
+namespace horde {
+
+int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSession& out, bool swapchain,
+                     std::vector<std::string> instanceExtensions) {
+    DeviceOptions options;
+    options.validation = choice.validation;
+    options.device = choice.device;
+    options.swapchain = swapchain;
+    options.instanceExtensions = std::move(instanceExtensions);
+    out.device = std::make_unique<Device>(options);
+    GpuMeshAllocator allocator(*out.device);
+    Result<Model> model = input.load(allocator);
+    if (!model) {
+        std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
+        return kExitBadInput;
+    }
+    out.model.emplace(std::move(*model));
+    return kExitOk;
+}
+
+int GpuSession::finish(int code) {
+    model.reset();
+    auto log = device->messageLog();
+    bool validation = device->validation();
+    device.reset();
+    if (validation && log->problems() > 0) {
+        std::fprintf(stderr, "horde: validation reported %u errors and %u warnings\n", log->error, log->warning);
+        return code == kExitOk ? int(kExitDevice) : code;
+    }
+    return code;
+}
+
+int pickClip(const Model& model, const std::string& name, bool preferAnimFiles) {
+    if (!name.empty()) return findClip(model, name);
+    if (preferAnimFiles)
+        for (size_t i = 0; i < model.clips.size(); ++i)
+            if (!model.clips[i].source.empty()) return int(i);
+    return -1;
+}
+
+} // namespace horde

@@ -1,0 +1,26 @@
+#pragma once
+// What the GPU commands share: a device chosen as the user asked, and a model loaded straight
+// into GPU-visible memory.
+#include <memory>
+#include <optional>
+
+#include "model_input.h"
+#include "vk/device.h"
+#include "vk/gpu_mesh.h"
+
+namespace horde {
+
+struct GpuSession {
+    std::unique_ptr<Device> device;
+    std::optional<Model> model;
+
+    // Prints the error and returns its exit code when the model cannot be loaded.
+    static int open(const DeviceChoice& choice, const ModelInput& input, GpuSession& out, bool swapchain = false,
+                    std::vector<std::string> instanceExtensions = {});
+    // Reports what the validation layers said; device trouble if they complained.
+    int finish(int code);
+};
+
+int pickClip(const Model& model, const std::string& name, bool preferAnimFiles);
+
+} // namespace horde

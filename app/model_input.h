@@ -1,0 +1,33 @@
+#pragma once
+// What every command that takes a model accepts: the word `monster` or a file, with the options
+// that complete it (separate skeleton, animation files, search paths).
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "asset/model.h"
+#include "core/result.h"
+
+namespace horde {
+
+struct ModelInput {
+    std::string model = "monster";
+    std::string skeleton;
+    std::vector<std::string> anims;
+    std::vector<std::string> searchPaths;
+
+    void addOptions(CLI::App& command, bool positional = true);
+    Result<Model> load(MeshAllocator& allocator) const;
+};
+
+// Exit codes users can script against.
+enum ExitCode : int { kExitOk = 0, kExitUsage = 1, kExitBadInput = 2, kExitDevice = 3 };
+
+struct DeviceChoice {
+    std::string device;
+    bool validation = false;
+    void addOptions(CLI::App& command);
+};
+
+} // namespace horde

@@ -1,0 +1,165 @@
+#include "anim/reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace horde {
+
+glm::dmat4 toMatrix(const TrsD& trs) {
+    return glm::translate(glm::dmat4(1.0), trs.translation) * glm::mat4_cast(trs.rotation) *
+           glm::scale(glm::dmat4(1.0), trs.scale);
+}
+
+TrsD restTrs(const Node& node) {
+    return {glm::dvec3(node.translation),
+            glm::dquat(node.rotation.w, node.rotation.x, node.rotation.y, node.rotation.z),
+            glm::dvec3(node.scale)};
+}
+
+double clipTime(const Clip& clip, const Playback& playback, double time) {
+    double t = playback.phase + playback.speed * time;
+    double d = clip.duration;
+    if (d <= 0.0) return 0.0;
+    if (playback.loop) return t - d * std::floor(t / d);
+    return std::clamp(t, 0.0, d);
+}
+
+namespace {
+glm::dvec4 key(const Channel& c, size_t k, size_t part) {
+    size_t stride = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+    size_t offset = c.interpolation == Interpolation::CubicSpline ? part : 0;
+    return glm::dvec4(c.values[k * stride + offset]);
+}
+
+glm::dvec4 blend(const Clip& clip, const Channel& c, glm::dvec4 a, glm::dvec4 b, double u) {
+    if (c.path != ChannelPath::Rotation) return a + (b - a) * u;
+    double d = glm::dot(a, b);
+    if (d < 0.0) { b = -b; d = -d; }
+    if (clip.rotationBlend == RotationBlend::Slerp && d < 1.0 - 1e-6) {
+        double angle = std::acos(std::min(d, 1.0));
+        double s = std::sin(angle);
+        glm::dvec4 r = a * (std::sin((1.0 - u) * angle) / s) + b * (std::sin(u * angle) / s);
+        return r / glm::length(r);
+    }
+    glm::dvec4 r = a + (b - a) * u;
+    return r / glm::length(r);
+}
+} // namespace
+
+glm::dvec4 sampleChannel(const Clip& clip, const Channel& c, double t) {
+    const size_t n = c.times.size();
+    const size_t last = n - 1;
+    if (n == 1 || t <= c.times[0]) return key(c, 0, 1);
+    if (t >= c.times[last]) {
+        double tail = clip.duration - c.times[last];
+        if (clip.end == ClipEnd::WrapToFirst && tail > 0.0 && c.interpolation != Interpolation::Step)
+            return blend(clip, c, key(c, last, 1), key(c, 0, 1), std::min((t - c.times[last]) / tail, 1.0));
+        return key(c, last, 1);
+    }
+    // Largest i with times[i] <= t; the loop above guarantees times[0] < t < times[last].
+    size_t i = size_t(std::upper_bound(c.times.begin(), c.times.end(), float(t)) - c.times.begin()) - 1;
+    while (i + 1 < last && double(c.times[i + 1]) <= t) ++i;
+    while (i > 0 && double(c.times[i]) > t) --i;
+    double t0 = c.times[i], t1 = c.times[i + 1], dt = t1 - t0;
+    double u = dt > 0.0 ? (t - t0) / dt : 1.0;
+    switch (c.interpolation) {
+    case Interpolation::Step: return key(c, i, 1);
+    case Interpolation::Linear: return blend(clip, c, key(c, i, 1), key(c, i + 1, 1), u);
+    case Interpolation::CubicSpline: {
+        double u2 = u * u, u3 = u2 * u;
+        glm::dvec4 p0 = key(c, i, 1), m0 = key(c, i, 2) * dt, p1 = key(c, i + 1, 1), m1 = key(c, i + 1, 0) * dt;
+        glm::dvec4 r = (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * m1;
+        return c.path == ChannelPath::Rotation ? r / glm::length(r) : r;
+    }
+    }
+    return key(c, i, 1);
+}
+
+void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals) {
+    std::vector<TrsD> trs(model.nodes.size());
+    for (size_t n = 0; n < model.nodes.size(); ++n) trs[n] = restTrs(model.nodes[n]);
+    if (clip) {
+        for (const Channel& c : clip->channels) {
+            glm::dvec4 v = sampleChannel(*clip, c, t);
+            TrsD& target = trs[c.node];
+            switch (c.path) {
+            case ChannelPath::Translation: target.translation = glm::dvec3(v); break;
+            case ChannelPath::Rotation: target.rotation = glm::dquat(v.w, v.x, v.y, v.z); break;
+            case ChannelPath::Scale: target.scale = glm::dvec3(v); break;
+            }
+        }
+    }
+    for (size_t n = 0; n < model.nodes.size(); ++n) locals[n] = toMatrix(trs[n]);
+}
+
+void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models) {
+    for (size_t n = 0; n < model.nodes.size(); ++n) {
+        glm::dmat4 m = locals[n];
+        for (int32_t p = model.nodes[n].parent; p >= 0; p = model.nodes[p].parent) m = locals[p] * m;
+        models[n] = m;
+    }
+}
+
+void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat4> models,
+                 std::vector<glm::dmat4>& palette) {
+    palette.clear();
+    if (!mesh.skinned()) {
+        palette.push_back(models[mesh.node]);
+        return;
+    }
+    const Skin& skin = model.skins[mesh.skin];
+    for (size_t j = 0; j < skin.joints.size(); ++j)
+        palette.push_back(models[skin.joints[j]] * glm::dmat4(skin.inverseBind[j]));
+}
+
+void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
+              std::span<glm::dvec3> normals) {
+    const MeshArrays& a = mesh.arrays();
+    for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+        glm::dmat4 m(0.0);
+        if (mesh.skinned()) {
+            for (int k = 0; k < 4; ++k)
+                if (a.weights[v][k] > 0.0f) m += palette[a.joints[v][k]] * double(a.weights[v][k]);
+        } else {
+            m = palette[0];
+        }
+        positions[v] = glm::dvec3(m * glm::dvec4(glm::dvec3(a.positions[v]), 1.0));
+        // Inverse transpose keeps normals perpendicular under non-uniform scale.
+        glm::dvec3 n = glm::transpose(glm::inverse(glm::dmat3(m))) * glm::dvec3(a.normals[v]);
+        double len = glm::length(n);
+        normals[v] = len > 0.0 ? n / len : n;
+    }
+}
+
+std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time) {
+    const Clip* clip = playback.clip >= 0 ? &model.clips[playback.clip] : nullptr;
+    std::vector<glm::dmat4> locals(model.nodes.size()), models(model.nodes.size()), palette;
+    sampleLocals(model, clip, clip ? clipTime(*clip, playback, time) : 0.0, locals);
+    localToModel(model, locals, models);
+    std::vector<PosedMesh> out(model.meshes.size());
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        meshPalette(model, mesh, models, palette);
+        out[m].positions.resize(mesh.vertexCount());
+        out[m].normals.resize(mesh.vertexCount());
+        skinMesh(mesh, palette, out[m].positions, out[m].normals);
+    }
+    return out;
+}
+
+Bounds bindPoseBounds(const Model& model) {
+    glm::dvec3 lo(std::numeric_limits<double>::max()), hi(std::numeric_limits<double>::lowest());
+    bool any = false;
+    for (const PosedMesh& mesh : poseModel(model, Playback{}, 0.0))
+        for (glm::dvec3 p : mesh.positions) {
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+            any = true;
+        }
+    return any ? Bounds{glm::vec3(lo), glm::vec3(hi)} : Bounds{};
+}
+
+} // namespace horde

@@ -1,0 +1,56 @@
+#pragma once
+// The CPU reference, in double precision: the oracle the GPU passes are tested against. Each
+// function mirrors one GPU pass (shaders/sample.comp, pose.comp, palette.comp, skin.comp) and
+// takes plain spans in and out.
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asset/model.h"
+
+namespace horde {
+
+// How one instance plays its clip: clip time = phase + speed * time, wrapped or clamped.
+struct Playback {
+    int32_t clip = -1;   // -1: bind pose
+    double phase = 0.0;  // seconds
+    double speed = 1.0;
+    bool loop = true;
+};
+
+struct TrsD {
+    glm::dvec3 translation{0.0};
+    glm::dquat rotation{1.0, 0.0, 0.0, 0.0};
+    glm::dvec3 scale{1.0};
+};
+
+glm::dmat4 toMatrix(const TrsD& trs);
+TrsD restTrs(const Node& node);
+
+double clipTime(const Clip& clip, const Playback& playback, double time);
+glm::dvec4 sampleChannel(const Clip& clip, const Channel& channel, double t);
+
+// Pass 1: every node's local transform at clip time t (rest values where no channel drives it).
+void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals);
+// Pass 2: local -> model space, each node walking its own parent chain (as the GPU does).
+void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models);
+// Pass 3: palette = model(joint) x inverse bind. Static meshes use their node with identity.
+void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat4> models,
+                 std::vector<glm::dmat4>& palette);
+// Pass 4: 4-bone linear blend. Static meshes bind every vertex to palette entry 0.
+void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
+              std::span<glm::dvec3> normals);
+
+// All four passes for one instance: model-space positions and normals of every mesh.
+struct PosedMesh {
+    std::vector<glm::dvec3> positions;
+    std::vector<glm::dvec3> normals;
+};
+std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time);
+
+// Bounds of every mesh's vertices in the bind pose, in model space.
+Bounds bindPoseBounds(const Model& model);
+
+} // namespace horde

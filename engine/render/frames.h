@@ -1,0 +1,37 @@
+#pragma once
+// Frames in flight: per slot a command buffer and a fence. The CPU records slot N+1 while the
+// GPU runs slot N; a slot's fence is the only wait, and nothing is allocated per frame.
+#include <vector>
+
+#include <volk.h>
+
+namespace horde {
+
+class Device;
+
+class FrameSlots {
+  public:
+    FrameSlots(Device& device, uint32_t count);
+    ~FrameSlots();
+    FrameSlots(const FrameSlots&) = delete;
+    FrameSlots& operator=(const FrameSlots&) = delete;
+
+    uint32_t count() const { return uint32_t(slots_.size()); }
+    // Waits until the slot's previous frame is done; returns true if it had one.
+    bool wait(uint32_t slot);
+    VkCommandBuffer begin(uint32_t slot);
+    void submit(uint32_t slot, VkSemaphore waitSemaphore = VK_NULL_HANDLE, VkSemaphore signalSemaphore = VK_NULL_HANDLE);
+    void waitAll();
+
+  private:
+    struct Slot {
+        VkCommandPool pool = VK_NULL_HANDLE;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+        bool pending = false;
+    };
+    Device& device_;
+    std::vector<Slot> slots_;
+};
+
+} // namespace horde

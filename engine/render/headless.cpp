@@ -1,0 +1,68 @@
+#include "render/headless.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "render/frames.h"
+#include "vk/device.h"
+#include "vk/memory.h"
+#include "vk/pipeline.h"
+
+namespace horde {
+
+HeadlessResult renderHeadless(Device& device, CrowdRenderer& crowd, const glm::mat4& viewProjection,
+                              const HeadlessOptions& options) {
+    VkExtent2D extent{options.width, options.height};
+    struct Target {
+        Image color, depth;
+    };
+    std::vector<Target> targets;
+    for (uint32_t s = 0; s < kFramesInFlight; ++s) {
+        std::string tag = " (slot " + std::to_string(s) + ")";
+        targets.push_back({Image(device, extent, kOffscreenColorFormat,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                 VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color" + tag),
+                           Image(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                 VK_IMAGE_ASPECT_DEPTH_BIT, "offscreen depth" + tag)});
+    }
+    VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
+    Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "frame readback");
+
+    HeadlessResult result;
+    result.stats.skinnedVerticesPerFrame = crowd.skinnedVerticesPerFrame();
+    FrameSlots slots(device, kFramesInFlight);
+    for (uint32_t f = 0; f < options.frames; ++f) {
+        uint32_t s = f % kFramesInFlight;
+        if (slots.wait(s))
+            if (auto times = crowd.passTimes(s)) result.stats.gpu.push_back(*times);
+        auto start = std::chrono::steady_clock::now();
+        VkCommandBuffer cmd = slots.begin(s);
+        bool last = f + 1 == options.frames;
+        RenderTarget target{targets[s].color.get(), targets[s].color.view(), targets[s].depth.get(),
+                            targets[s].depth.view(), extent,
+                            last ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+        crowd.recordFrame(cmd, s, options.startTime + float(f) * options.frameTime, target, viewProjection);
+        if (last) {
+            VkBufferImageCopy region{};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.imageExtent = {extent.width, extent.height, 1};
+            vkCmdCopyImageToBuffer(cmd, target.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.get(), 1, &region);
+            barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_HOST_READ_BIT);
+        }
+        slots.submit(s);
+        result.stats.cpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    for (uint32_t i = 0; i < kFramesInFlight; ++i) {
+        uint32_t s = (options.frames + i) % kFramesInFlight;
+        if (slots.wait(s))
+            if (auto times = crowd.passTimes(s)) result.stats.gpu.push_back(*times);
+    }
+    result.image.width = extent.width;
+    result.image.height = extent.height;
+    result.image.rgba.resize(pixelBytes);
+    if (options.frames > 0) std::memcpy(result.image.rgba.data(), readback.mapped(), pixelBytes);
+    return result;
+}
+
+} // namespace horde

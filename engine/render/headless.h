@@ -1,0 +1,35 @@
+#pragma once
+// Headless rendering: frames into offscreen targets, the last one read back as RGBA8 (sRGB).
+#include <cstdint>
+#include <vector>
+
+#include "render/crowd.h"
+#include "render/stats.h"
+
+namespace horde {
+
+constexpr VkFormat kOffscreenColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+constexpr uint32_t kFramesInFlight = 2;
+
+struct HeadlessOptions {
+    uint32_t width = 1280, height = 720;
+    uint32_t frames = 1;
+    float startTime = 0.0f;
+    float frameTime = 1.0f / 60.0f;
+};
+
+struct Image8 {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+};
+
+struct HeadlessResult {
+    Image8 image;
+    FrameStats stats;
+};
+
+// The crowd must have been built with kFramesInFlight slots and kOffscreenColorFormat.
+HeadlessResult renderHeadless(Device& device, CrowdRenderer& crowd, const glm::mat4& viewProjection,
+                              const HeadlessOptions& options);
+
+} // namespace horde

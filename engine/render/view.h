@@ -1,0 +1,33 @@
+#pragma once
+// Where the camera is and how a file's axes map into horde's right-handed, Y-up world.
+#include <glm/glm.hpp>
+
+#include "asset/model.h"
+
+namespace horde {
+
+// Z-up files turn upright; left-handed files are mirrored along Z so they are not shown
+// reversed (the mirror also flips their triangle winding; see frontFaceClockwise()).
+glm::mat4 axesToWorld(const Axes& axes);
+// Whether front faces wind clockwise once in the world (the rasterizer's convention).
+bool frontFaceClockwise(const Axes& axes);
+
+struct OrbitCamera {
+    glm::vec3 target{0.0f};
+    float distance = 5.0f;
+    float yaw = 0.6f;   // radians about +Y, 0 looks down -Z
+    float pitch = 0.35f; // radians above the horizon
+    float fovY = 0.7f;
+
+    glm::vec3 eye() const;
+    // Vulkan clip space: depth 0..1, Y down.
+    glm::mat4 viewProjection(float aspect, float sceneRadius) const;
+};
+
+// A camera that frames a world-space box in view at the given aspect.
+OrbitCamera frameBounds(const Bounds& world, float aspect);
+
+// A box in the file's axes, moved into world axes.
+Bounds toWorld(const Bounds& model, const glm::mat4& axesToWorld);
+
+} // namespace horde

@@ -1,0 +1,88 @@
+#pragma once
+// Instance, physical device choice, logical device and its one graphics+compute queue.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <volk.h>
+
+namespace horde {
+
+class Allocator;
+
+struct DeviceOptions {
+    bool validation = false;
+    std::string device;                         // "" = best; a number = index; else a name substring
+    std::vector<std::string> instanceExtensions; // e.g. what GLFW needs for a surface
+    bool swapchain = false;
+    bool quiet = false;                          // do not print the device in use
+};
+
+// Debug-utils messages by severity. Tests fail on any warning or error.
+struct MessageCounts {
+    uint32_t verbose = 0, info = 0, warning = 0, error = 0;
+    uint32_t problems() const { return warning + error; }
+};
+
+// True when validation should be on unless the user says otherwise (debug and sanitizer builds,
+// or HORDE_VALIDATION=1 in the environment).
+bool validationByDefault();
+
+class Device {
+  public:
+    explicit Device(const DeviceOptions& options);
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physical() const { return physical_; }
+    VkDevice get() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
+    std::string name() const { return properties_.deviceName; }
+    std::string driver() const { return driver_; }
+    // Every device-local memory type is also host visible: decode straight into device memory.
+    bool unifiedMemory() const { return unifiedMemory_; }
+    bool validation() const { return validation_; }
+    const MessageCounts& messages() const { return *messages_; }
+    // Outlives the device, so a test can read what the layers said at vkDestroyDevice.
+    std::shared_ptr<const MessageCounts> messageLog() const { return messages_; }
+    Allocator& allocator() { return *allocator_; }
+
+    // Labels an object for validation messages and captures (no-op without debug utils).
+    void setName(VkObjectType type, uint64_t handle, std::string_view name) const;
+    template <class Handle> void setName(Handle handle, VkObjectType type, std::string_view name) const {
+        setName(type, reinterpret_cast<uint64_t>(handle), name);
+    }
+
+    // Records, submits and waits on a fence: for uploads and readbacks, never in a frame loop.
+    void immediate(const std::function<void(VkCommandBuffer)>& record);
+
+  private:
+    void init(const DeviceOptions& options);
+    void release();
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    VkCommandPool immediatePool_ = VK_NULL_HANDLE;
+    VkPhysicalDeviceProperties properties_{};
+    VkPhysicalDeviceMemoryProperties memory_{};
+    std::string driver_;
+    bool unifiedMemory_ = false;
+    bool validation_ = false;
+    bool debugUtils_ = false;
+    std::shared_ptr<MessageCounts> messages_ = std::make_shared<MessageCounts>();
+    std::unique_ptr<Allocator> allocator_;
+};
+
+} // namespace horde

@@ -1,0 +1,52 @@
+#include "vk/gpu_mesh.h"
+
+#include <cstring>
+#include <string>
+
+#include "vk/device.h"
+
+namespace horde {
+
+namespace {
+constexpr VkBufferUsageFlags kMeshUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+}
+
+GpuMeshStorage::GpuMeshStorage(Device& device, const MeshLayout& l, std::string_view name) : device_(device) {
+    layout = l;
+    offsets = streamOffsets(l);
+    VkDeviceSize size = std::max<VkDeviceSize>(offsets.total, 16);
+    std::string label = "mesh " + std::string(name);
+    if (device.allocator().supports(MemoryUse::Direct) && device.unifiedMemory()) {
+        device_buffer_ = Buffer(device, size, kMeshUsage, MemoryUse::Direct, label);
+        bytes = {static_cast<std::byte*>(device_buffer_.mapped()), offsets.total};
+    } else {
+        device_buffer_ = Buffer(device, size, kMeshUsage, MemoryUse::Device, label);
+        staging_ = Buffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, label + " staging");
+        bytes = {static_cast<std::byte*>(staging_.mapped()), offsets.total};
+    }
+    arrays = arraysAt(bytes.data(), layout, offsets);
+}
+
+void GpuMeshStorage::commit() {
+    if (!staging_) return;
+    device_.immediate([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{0, 0, staging_.size()};
+        vkCmdCopyBuffer(cmd, staging_.get(), device_buffer_.get(), 1, &region);
+    });
+}
+
+std::unique_ptr<MeshStorage> GpuMeshAllocator::allocate(const MeshLayout& layout, std::string_view name) {
+    return std::make_unique<GpuMeshStorage>(device_, layout, name);
+}
+
+const GpuMeshStorage& gpuStorage(Device& device, Mesh& mesh) {
+    if (auto* gpu = dynamic_cast<const GpuMeshStorage*>(mesh.storage.get())) return *gpu;
+    auto gpu = std::make_unique<GpuMeshStorage>(device, mesh.layout(), mesh.name);
+    std::memcpy(gpu->bytes.data(), mesh.storage->bytes.data(), gpu->offsets.total);
+    gpu->commit();
+    mesh.storage = std::move(gpu);
+    return static_cast<const GpuMeshStorage&>(*mesh.storage);
+}
+
+} // namespace horde

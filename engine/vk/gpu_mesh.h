@@ -1,0 +1,36 @@
+#pragma once
+// Mesh storage in GPU-visible memory: loaders decode straight into it. On unified memory the
+// spans point into the very buffer the GPU reads; elsewhere into a host-visible staging buffer
+// that commit() copies to device-local memory and keeps as the CPU's view of the mesh.
+#include "asset/model.h"
+#include "vk/memory.h"
+
+namespace horde {
+
+class GpuMeshStorage final : public MeshStorage {
+  public:
+    GpuMeshStorage(Device& device, const MeshLayout& layout, std::string_view name);
+    void commit() override;
+
+    const Buffer& buffer() const { return device_buffer_; }
+    VkDeviceAddress address(size_t streamOffset) const { return device_buffer_.address() + streamOffset; }
+
+  private:
+    Device& device_;
+    Buffer device_buffer_;
+    Buffer staging_; // empty on unified memory
+};
+
+class GpuMeshAllocator final : public MeshAllocator {
+  public:
+    explicit GpuMeshAllocator(Device& device) : device_(device) {}
+    std::unique_ptr<MeshStorage> allocate(const MeshLayout& layout, std::string_view name) override;
+
+  private:
+    Device& device_;
+};
+
+// The GPU storage of a mesh; meshes built in heap memory are moved to the GPU first.
+const GpuMeshStorage& gpuStorage(Device& device, Mesh& mesh);
+
+} // namespace horde

@@ -1,0 +1,71 @@
+#pragma once
+// Pipelines with push constants only: every pass reaches its buffers through device addresses,
+// so there are no descriptor sets to keep in step with the shaders.
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include <volk.h>
+
+#include "shaders/gpu_types.h"
+
+namespace horde {
+
+class Device;
+
+class Pipeline {
+  public:
+    Pipeline() = default;
+    Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout, uint32_t pushSize);
+    Pipeline(Pipeline&& other) noexcept;
+    Pipeline& operator=(Pipeline&& other) noexcept;
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+    ~Pipeline();
+
+    VkPipeline get() const { return pipeline_; }
+    VkPipelineLayout layout() const { return layout_; }
+    uint32_t pushSize() const { return pushSize_; }
+
+  private:
+    void reset();
+    Device* device_ = nullptr;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    uint32_t pushSize_ = 0;
+};
+
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, uint32_t pushSize, std::string_view name);
+
+struct GraphicsPipelineInfo {
+    std::span<const uint32_t> vertex;
+    std::span<const uint32_t> fragment;
+    uint32_t pushSize = 0;
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+};
+// Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.
+Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
+
+template <class Push> void pushConstants(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push) {
+    static_assert(sizeof(Push) <= 128, "push constants beyond the guaranteed 128 bytes");
+    vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_ALL, 0, sizeof(Push), &push);
+}
+
+// One invocation per item, in workgroups of HORDE_WORKGROUP (shaders/gpu_types.h).
+template <class Push>
+void dispatch(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push, uint64_t invocations) {
+    if (invocations == 0) return;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+    pushConstants(cmd, pipeline, push);
+    vkCmdDispatch(cmd, uint32_t((invocations + HORDE_WORKGROUP - 1) / HORDE_WORKGROUP), 1, 1);
+}
+
+// A global execution and memory dependency between two stages.
+void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+             VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
+                  VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
+                  VkAccessFlags2 dstAccess);
+
+} // namespace horde

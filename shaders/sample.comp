@@ -1,0 +1,98 @@
+#version 460
+// Pass 1, sample: every (instance, node) gets its local transform at the instance's clip time.
+// Mirrors sampleLocals() in engine/anim/reference.cpp.
+#include "common.glsl"
+
+layout(local_size_x = HORDE_WORKGROUP) in;
+layout(push_constant, scalar) uniform Push { SamplePush pc; };
+
+float clipTime(ClipRecord clip, InstanceRecord inst) {
+    float t = inst.phase + inst.speed * pc.time;
+    float d = clip.duration;
+    if (d <= 0.0) return 0.0;
+    if (inst.loop != 0u) return t - d * floor(t / d);
+    return clamp(t, 0.0, d);
+}
+
+// Largest i with times[i] <= t, given times[0] < t < times[last].
+uint findKey(ChannelRecord c, float t) {
+    Floats times = Floats(pc.times);
+    uint last = c.keyCount - 1u;
+    uint lo = 0u, hi = last;
+    if (c.invStep > 0.0) {
+        // Uniform keys: guess from the spacing, then settle on the true key with the real times.
+        uint guess = uint(clamp(floor((t - c.firstKeyTime) * c.invStep), 0.0, float(last - 1u)));
+        lo = guess > 0u ? guess - 1u : 0u;
+        hi = min(guess + 2u, last);
+        if (times.v[c.firstTime + lo] > t) lo = 0u;
+        if (times.v[c.firstTime + hi] <= t) hi = last;
+    }
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) >> 1u;
+        if (times.v[c.firstTime + mid] <= t) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+vec4 keyValue(ChannelRecord c, uint k, uint part) {
+    uint stride = c.interpolation == 2u ? 3u : 1u;
+    uint offset = c.interpolation == 2u ? part : 0u;
+    return Vec4s(pc.values).v[c.firstValue + k * stride + offset];
+}
+
+vec4 blendKeys(ClipRecord clip, ChannelRecord c, vec4 a, vec4 b, float u) {
+    if (c.path != 1u) return mix(a, b, u);
+    float d = dot(a, b);
+    if (d < 0.0) { b = -b; d = -d; }
+    if (clip.rotationBlend == 0u && d < 1.0 - 1e-6) {
+        float angle = acos(min(d, 1.0));
+        float s = sin(angle);
+        return normalize(a * (sin((1.0 - u) * angle) / s) + b * (sin(u * angle) / s));
+    }
+    return normalize(mix(a, b, u));
+}
+
+vec4 sampleChannel(ClipRecord clip, ChannelRecord c, float t) {
+    Floats times = Floats(pc.times);
+    uint last = c.keyCount - 1u;
+    if (c.keyCount == 1u || t <= times.v[c.firstTime]) return keyValue(c, 0u, 1u);
+    float lastTime = times.v[c.firstTime + last];
+    if (t >= lastTime) {
+        float tail = clip.duration - lastTime;
+        if (clip.end == 1u && tail > 0.0 && c.interpolation != 1u)
+            return blendKeys(clip, c, keyValue(c, last, 1u), keyValue(c, 0u, 1u), min((t - lastTime) / tail, 1.0));
+        return keyValue(c, last, 1u);
+    }
+    uint i = findKey(c, t);
+    float t0 = times.v[c.firstTime + i], t1 = times.v[c.firstTime + i + 1u], dt = t1 - t0;
+    float u = dt > 0.0 ? (t - t0) / dt : 1.0;
+    if (c.interpolation == 1u) return keyValue(c, i, 1u);
+    if (c.interpolation == 0u) return blendKeys(clip, c, keyValue(c, i, 1u), keyValue(c, i + 1u, 1u), u);
+    float u2 = u * u, u3 = u2 * u;
+    vec4 r = (2.0 * u3 - 3.0 * u2 + 1.0) * keyValue(c, i, 1u) + (u3 - 2.0 * u2 + u) * dt * keyValue(c, i, 2u) +
+             (-2.0 * u3 + 3.0 * u2) * keyValue(c, i + 1u, 1u) + (u3 - u2) * dt * keyValue(c, i + 1u, 0u);
+    return c.path == 1u ? normalize(r) : r;
+}
+
+void main() {
+    uint id = gl_GlobalInvocationID.x;
+    if (id >= pc.nodeCount * pc.instanceCount) return;
+    uint instance = id / pc.nodeCount, node = id % pc.nodeCount;
+    NodeRest rest = NodeRests(pc.rest).v[node];
+    vec3 t = rest.translation.xyz;
+    vec4 r = rest.rotation;
+    vec3 s = rest.scale.xyz;
+    InstanceRecord inst = Instances(pc.instances).v[instance];
+    if (inst.clip != HORDE_NONE) {
+        ClipRecord clip = Clips(pc.clips).v[inst.clip];
+        float time = clipTime(clip, inst);
+        Uints table = Uints(pc.channelTable);
+        Channels channels = Channels(pc.channels);
+        uint base = clip.channelTable + node * 3u;
+        uint ct = table.v[base], cr = table.v[base + 1u], cs = table.v[base + 2u];
+        if (ct != HORDE_NONE) t = sampleChannel(clip, channels.v[ct], time).xyz;
+        if (cr != HORDE_NONE) r = sampleChannel(clip, channels.v[cr], time);
+        if (cs != HORDE_NONE) s = sampleChannel(clip, channels.v[cs], time).xyz;
+    }
+    Affines(pc.locals).v[id] = fromTrs(t, r, s);
+}
