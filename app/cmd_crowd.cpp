@@ -40,8 +40,7 @@ int runHeadless(CrowdArgs& a) {
                             kOffscreenColorFormat);
         float aspect = float(a.width) / float(a.height);
         Bounds world = crowd.worldBounds();
-        OrbitCamera camera = frameBounds(world, aspect);
-        camera.pitch = 0.55f;
+        OrbitCamera camera = frameBounds(world, aspect, 0.6f, 0.55f);
         HeadlessOptions options;
         options.width = a.width;
         options.height = a.height;

@@ -15,5 +15,6 @@ Command addInfoCommand(CLI::App& app);
 Command addRenderCommand(CLI::App& app);
 Command addCrowdCommand(CLI::App& app);
 Command addPoseCommand(CLI::App& app);
+Command addConvertCommand(CLI::App& app);
 
 } // namespace horde

@@ -94,8 +94,7 @@ int runCrowdWindow(const WindowArgs& a) {
 
         auto crowd = std::make_unique<CrowdRenderer>(device, model, gridInstances(model, c.count), c.technique, kSlots,
                                                      swapchain.format());
-        c.camera = frameBounds(crowd->worldBounds(), float(a.width) / float(a.height));
-        c.camera.pitch = 0.55f;
+        c.camera = frameBounds(crowd->worldBounds(), float(a.width) / float(a.height), 0.6f, 0.55f);
         FrameStats stats;
         float time = 0.0f;
         auto last = std::chrono::steady_clock::now(), titleAt = last;

@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
     CLI::App app{"horde: crowds of skinned monsters on Vulkan, and loaders for legacy game formats"};
     app.require_subcommand(1);
     std::vector<horde::Command> commands;
-    for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand})
+    for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
+                      horde::addConvertCommand})
         commands.push_back(add(app));
     CLI11_PARSE(app, argc, argv);
     try {

@@ -98,8 +98,9 @@ void writeTube(const Tube& t, const MonsterParams& p, MeshArrays& a, uint32_t& v
         // Smooth weights: a ring near a joint blends into the neighbouring bone.
         std::array<Influence, 4> influences{};
         size_t count = 0;
-        float previous = bone > 0 && u < 0.5f ? 0.5f * glm::smoothstep(0.0f, 0.5f, 0.5f - u) : 0.0f;
-        float next = bone + 1 < bones && u > 0.5f ? 0.5f * glm::smoothstep(0.0f, 0.5f, u - 0.5f) : 0.0f;
+        // The two blends overlap mid-bone, so with the anchor some rings have four influences.
+        float previous = bone > 0 && u < 0.6f ? 0.5f * glm::smoothstep(0.0f, 0.6f, 0.6f - u) : 0.0f;
+        float next = bone + 1 < bones && u > 0.4f ? 0.5f * glm::smoothstep(0.0f, 0.6f, u - 0.4f) : 0.0f;
         float anchor = t.anchor >= 0 ? 0.1f : 0.0f;
         influences[count++] = {t.joints[bone], 1.0f - previous - next - anchor};
         if (previous > 0.0f) influences[count++] = {t.joints[bone - 1], previous};

@@ -7,25 +7,55 @@
 
 namespace horde {
 
-std::span<const Format> formats() {
-    static constexpr std::array<Format, 0> all{};
+std::span<const Format* const> formats() {
+    // Each format's entry lives beside its decoder (loaders/<id>/).
+    static const std::array<const Format*, 0> all{};
     return all;
 }
+
+const Format* findFormat(std::string_view id) {
+    for (const Format* format : formats())
+        if (id == format->id) return format;
+    return nullptr;
+}
+
+namespace {
+const Format* detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    for (const Format* format : formats())
+        if (format->detect(path, bytes)) return format;
+    return nullptr;
+}
+
+Status bindAnimations(Model& model, const LoadOptions& options) {
+    for (const std::filesystem::path& anim : options.anims) {
+        Result<MappedFile> file = MappedFile::open(anim);
+        if (!file) return file.error();
+        const Format* format = detect(anim, file->bytes());
+        if (!format || !format->loadClips)
+            return Error{anim.string() + ": not an animation file horde can bind to a model"};
+        Result<std::vector<Clip>> clips = format->loadClips(anim, file->bytes(), model);
+        if (!clips) return clips.error();
+        for (Clip& clip : *clips) {
+            clip.source = anim.filename().string();
+            model.clips.push_back(std::move(clip));
+        }
+    }
+    return Ok{};
+}
+} // namespace
 
 Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& options, MeshAllocator& allocator) {
     Result<MappedFile> file = MappedFile::open(path);
     if (!file) return file.error();
-    std::span<const std::byte> bytes = file->bytes();
-    for (const Format& format : formats()) {
-        if (!format.detect(path, bytes)) continue;
-        Result<Model> model = format.load(path, bytes, options, allocator);
-        if (!model) return model.error();
-        finalizeMeshes(*model);
-        if (Status valid = validateModel(*model); !valid) return Error{path.string() + ": " + valid.error().message};
-        for (Mesh& mesh : model->meshes) mesh.storage->commit();
-        return model;
-    }
-    return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    const Format* format = detect(path, file->bytes());
+    if (!format) return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    Result<Model> model = format->load(path, file->bytes(), options, allocator);
+    if (!model) return model.error();
+    if (Status st = bindAnimations(*model, options); !st) return st.error();
+    finalizeMeshes(*model);
+    if (Status valid = validateModel(*model); !valid) return Error{path.string() + ": " + valid.error().message};
+    for (Mesh& mesh : model->meshes) mesh.storage->commit();
+    return model;
 }
 
 } // namespace horde

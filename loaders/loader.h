@@ -17,16 +17,26 @@ struct LoadOptions {
     std::vector<std::filesystem::path> searchPaths; // where referenced files (supermodels) may be
 };
 
-// A format's entry: `detect` looks at the bytes (and name); `load` decodes.
+// A format's entry. `detect` looks at the bytes (and name). `load` decodes a model, reading
+// options.skeleton itself where the format keeps skeletons apart. `loadClips` (may be null)
+// decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
+// writes a model in the format; formats of several files derive their names from `path`.
 struct Format {
     const char* id;
     const char* description;
     bool (*detect)(const std::filesystem::path& path, std::span<const std::byte> bytes);
     Result<Model> (*load)(const std::filesystem::path& path, std::span<const std::byte> bytes,
                           const LoadOptions& options, MeshAllocator& allocator);
+    Result<std::vector<Clip>> (*loadClips)(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                           Model& target);
+    Status (*write)(const Model& model, const std::filesystem::path& path);
 };
 
-std::span<const Format> formats();
+std::span<const Format* const> formats();
+const Format* findFormat(std::string_view id);
+
+// Decodes `path`, then binds every options.anims file to it (any format whose clips bind by
+// node name), then validates. Clips from anim files carry the file name as their source.
 Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& options, MeshAllocator& allocator);
 
 } // namespace horde

@@ -68,7 +68,7 @@ vec3 transformNormal(Affine m, vec3 n) {
     vec3 a = m.r0.xyz, b = m.r1.xyz, c = m.r2.xyz;
     vec3 cr0 = cross(b, c), cr1 = cross(c, a), cr2 = cross(a, b);
     float det = dot(a, cr0);
-    vec3 r = cr0 * n.x + cr1 * n.y + cr2 * n.z;
+    vec3 r = vec3(dot(cr0, n), dot(cr1, n), dot(cr2, n));
     float len = length(r);
     return len > 0.0 ? r * (sign(det) / len) : r;
 }

@@ -62,8 +62,10 @@ template <class T> Buffer uploadTable(Device& device, const std::vector<T>& data
 std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t count, uint32_t seed) {
     Bounds world = toWorld(bindPoseBounds(model), axesToWorld(model.axes));
     glm::vec3 size = world.max - world.min;
-    float spacing = std::max(std::max(size.x, size.z) * 1.25f, 1e-3f);
-    uint32_t columns = std::max(1u, uint32_t(std::ceil(std::sqrt(double(count)))));
+    // Rows and columns spaced by the model's own depth and width, with room to turn a little.
+    float spacingX = std::max(size.x * 1.3f, 1e-3f), spacingZ = std::max(size.z * 1.1f, 1e-3f);
+    // About as deep as wide, so the crowd fills a framed view.
+    uint32_t columns = std::clamp(uint32_t(std::ceil(std::sqrt(double(count) * spacingZ / spacingX))), 1u, std::max(count, 1u));
     uint32_t rows = (count + columns - 1) / columns;
     std::vector<gpu::InstanceRecord> instances(count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -75,8 +77,8 @@ std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t coun
         r.phase = count == 1 ? 0.0f : unit(h + 1) * duration;
         r.speed = count == 1 ? 1.0f : 0.8f + 0.4f * unit(h + 2);
         r.loop = 1;
-        float x = (float(i % columns) - float(columns - 1) * 0.5f) * spacing;
-        float z = (float(i / columns) - float(rows - 1) * 0.5f) * spacing;
+        float x = (float(i % columns) - float(columns - 1) * 0.5f) * spacingX;
+        float z = (float(i / columns) - float(rows - 1) * 0.5f) * spacingZ;
         float yaw = count == 1 ? 0.0f : (unit(h + 3) - 0.5f) * 0.8f;
         r.placement = glm::vec4(x, 0.0f, z, yaw);
         float shade = count == 1 ? 1.0f : 0.85f + 0.3f * unit(h + 4);
@@ -86,7 +88,7 @@ std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t coun
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, Model& model, std::vector<gpu::InstanceRecord> instances,
-                             Technique technique, uint32_t slots, VkFormat colorFormat)
+                             Technique technique, uint32_t slots, VkFormat colorFormat, uint64_t maxChunkBytes)
     : device_(device), model_(model), technique_(technique), tables_(buildAnimationTables(model)),
       instances_(std::move(instances)), axesToWorld_(axesToWorld(model.axes)),
       clockwise_(frontFaceClockwise(model.axes)) {
@@ -109,6 +111,7 @@ CrowdRenderer::CrowdRenderer(Device& device, Model& model, std::vector<gpu::Inst
 
     // Chunks keep every per-frame buffer within the device's storage buffer range.
     uint64_t limit = std::min<uint64_t>(device.properties().limits.maxStorageBufferRange, 1ull << 30);
+    if (maxChunkBytes) limit = std::min(limit, maxChunkBytes);
     uint64_t perInstance = 1;
     perInstance = std::max<uint64_t>(perInstance, uint64_t(model.nodes.size()) * sizeof(gpu::Affine));
     perInstance = std::max<uint64_t>(perInstance, uint64_t(tables_.joints.size()) * sizeof(gpu::Affine));

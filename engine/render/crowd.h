@@ -41,8 +41,10 @@ std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t coun
 
 class CrowdRenderer {
   public:
+    // `maxChunkBytes` caps each per-frame buffer below the device's storage buffer range (0 =
+    // the device limit); crowds beyond it are split into chunks of instances.
     CrowdRenderer(Device& device, Model& model, std::vector<gpu::InstanceRecord> instances, Technique technique,
-                  uint32_t slots, VkFormat colorFormat);
+                  uint32_t slots, VkFormat colorFormat, uint64_t maxChunkBytes = 0);
     ~CrowdRenderer();
     CrowdRenderer(const CrowdRenderer&) = delete;
     CrowdRenderer& operator=(const CrowdRenderer&) = delete;

@@ -29,13 +29,25 @@ glm::mat4 OrbitCamera::viewProjection(float aspect, float sceneRadius) const {
     return proj * glm::lookAtRH(eye(), target, glm::vec3(0, 1, 0));
 }
 
-OrbitCamera frameBounds(const Bounds& world, float aspect) {
+OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw, float pitch) {
     OrbitCamera camera;
     camera.target = world.center();
-    float radius = std::max(world.radius(), 1e-3f);
-    float halfFov = camera.fovY * 0.5f;
-    float horizontal = std::atan(std::tan(halfFov) * aspect);
-    camera.distance = radius / std::sin(std::min(halfFov, horizontal)) * 1.05f;
+    camera.yaw = yaw;
+    camera.pitch = pitch;
+    glm::vec3 back(std::sin(yaw) * std::cos(pitch), std::sin(pitch), std::cos(yaw) * std::cos(pitch));
+    glm::vec3 right = glm::normalize(glm::cross(glm::vec3(0, 1, 0), back));
+    glm::vec3 up = glm::cross(back, right);
+    float tanY = std::tan(camera.fovY * 0.5f) * 0.95f, tanX = tanY * aspect;
+    // Each corner needs the eye far enough back that it projects inside both half-angles.
+    float distance = 1e-3f;
+    for (int corner = 0; corner < 8; ++corner) {
+        glm::vec3 p = glm::vec3((corner & 1) ? world.max.x : world.min.x, (corner & 2) ? world.max.y : world.min.y,
+                                (corner & 4) ? world.max.z : world.min.z) - camera.target;
+        float toward = glm::dot(p, back);
+        distance = std::max(distance, toward + std::abs(glm::dot(p, right)) / tanX);
+        distance = std::max(distance, toward + std::abs(glm::dot(p, up)) / tanY);
+    }
+    camera.distance = distance;
     return camera;
 }
 

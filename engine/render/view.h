@@ -24,8 +24,8 @@ struct OrbitCamera {
     glm::mat4 viewProjection(float aspect, float sceneRadius) const;
 };
 
-// A camera that frames a world-space box in view at the given aspect.
-OrbitCamera frameBounds(const Bounds& world, float aspect);
+// A camera at the given heading that fits a world-space box (all eight corners) in view.
+OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw = 0.6f, float pitch = 0.35f);
 
 // A box in the file's axes, moved into world axes.
 Bounds toWorld(const Bounds& model, const glm::mat4& axesToWorld);

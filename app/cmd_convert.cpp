@@ -1,0 +1,49 @@
+// horde convert IN --to <id> --out PATH: writes a model (or the built-in monster) in a format.
+#include <cstdio>
+
+#include "commands.h"
+#include "loader.h"
+#include "model_input.h"
+
+namespace horde {
+
+namespace {
+struct ConvertArgs {
+    ModelInput input;
+    std::string to, out;
+};
+
+int run(const ConvertArgs& a) {
+    const Format* format = findFormat(a.to);
+    if (!format || !format->write) {
+        std::string known;
+        for (const Format* f : formats())
+            if (f->write) known += std::string(known.empty() ? "" : ", ") + f->id;
+        std::fprintf(stderr, "horde: no writer for '%s' (writers: %s)\n", a.to.c_str(), known.c_str());
+        return kExitUsage;
+    }
+    HeapMeshAllocator allocator;
+    Result<Model> model = a.input.load(allocator);
+    if (!model) {
+        std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
+        return kExitBadInput;
+    }
+    if (Status st = format->write(*model, a.out); !st) {
+        std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
+        return kExitBadInput;
+    }
+    std::printf("wrote %s (%s)\n", a.out.c_str(), format->id);
+    return kExitOk;
+}
+} // namespace
+
+Command addConvertCommand(CLI::App& app) {
+    CLI::App* cmd = app.add_subcommand("convert", "write a model in another format");
+    auto args = std::make_shared<ConvertArgs>();
+    args->input.addOptions(*cmd);
+    cmd->add_option("--to", args->to, "format id")->required();
+    cmd->add_option("--out", args->out, "file to write")->required();
+    return {cmd, [args] { return run(*args); }};
+}
+
+} // namespace horde

@@ -1,0 +1,132 @@
+#include <gtest/gtest.h>
+
+#include "anim/reference.h"
+#include "asset/influences.h"
+#include "asset/validate.h"
+
+using namespace horde;
+
+TEST(Influences, KeepsFourStrongestRenormalized) {
+    Influence in[] = {{1, 0.05f}, {2, 0.3f}, {3, 0.1f}, {4, 0.25f}, {5, 0.2f}, {6, 0.1f}};
+    FourInfluences four = strongestFour(in);
+    // Kept 0.3 + 0.25 + 0.2 + 0.1 (joint 3 wins the tie with joint 6: input order) = 0.85.
+    EXPECT_EQ(four.joints, glm::u16vec4(2, 4, 5, 3));
+    EXPECT_NEAR(four.weights.x, 0.3f / 0.85f, 1e-6f);
+    EXPECT_NEAR(four.weights.y, 0.25f / 0.85f, 1e-6f);
+    EXPECT_NEAR(four.weights.z, 0.2f / 0.85f, 1e-6f);
+    EXPECT_NEAR(four.weights.w, 0.1f / 0.85f, 1e-6f);
+    EXPECT_EQ(four.dropped, 2u);
+    EXPECT_NEAR(four.droppedMax, 0.1f, 1e-6f); // of the original total 1.0
+}
+
+TEST(Influences, IgnoresZeroNegativeAndNaN) {
+    Influence in[] = {{7, 0.0f}, {8, -1.0f}, {9, std::nanf("")}, {3, 2.0f}};
+    FourInfluences four = strongestFour(in);
+    EXPECT_EQ(four.joints.x, 3);
+    EXPECT_FLOAT_EQ(four.weights.x, 1.0f);
+    EXPECT_FLOAT_EQ(four.weights.y + four.weights.z + four.weights.w, 0.0f);
+    FourInfluences none = strongestFour({});
+    EXPECT_EQ(none.weights, glm::vec4(0.0f));
+}
+
+TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {
+    MeshLayout layout{3, 6, true, 2, true, true};
+    StreamOffsets o = streamOffsets(layout);
+    for (size_t offset : {o.positions, o.normals, o.tangents, o.uv0, o.uv1, o.joints, o.weights, o.indices})
+        EXPECT_EQ(offset % 16, 0u);
+    EXPECT_EQ(o.positions, 0u);
+    EXPECT_EQ(o.normals, 48u);     // 36 bytes of positions, rounded to 16
+    EXPECT_EQ(o.tangents, 96u);    // 36 bytes of normals
+    EXPECT_EQ(o.uv0, 144u);        // 48 bytes of tangents
+    EXPECT_EQ(o.uv1, 176u);        // 24 bytes of uv0
+    EXPECT_EQ(o.joints, 208u);
+    EXPECT_EQ(o.weights, 240u);    // 24 bytes of joints
+    EXPECT_EQ(o.indices, 288u);    // 48 bytes of weights
+    EXPECT_EQ(o.total, 304u);      // 12 bytes of 16-bit indices
+    HeapMeshAllocator heap;
+    auto storage = heap.allocate(layout, "m");
+    EXPECT_EQ(storage->arrays.indices16.size(), 6u);
+    EXPECT_TRUE(storage->arrays.indices32.empty());
+    EXPECT_EQ(storage->bytes.size(), 304u);
+}
+
+namespace {
+Model triangleModel(HeapMeshAllocator& heap) {
+    Model m;
+    m.nodes = {Node{"root", -1}, Node{"bone", 0, glm::vec3(1, 2, 3)}};
+    Mesh mesh;
+    mesh.name = "tri";
+    mesh.node = 1;
+    mesh.skin = 0;
+    mesh.storage = heap.allocate({3, 3, false, 1, true, false}, "tri");
+    auto& a = mesh.arrays();
+    a.positions[0] = {0, 0, 0};
+    a.positions[1] = {1, 0, 0};
+    a.positions[2] = {0, 1, 0};
+    for (int i = 0; i < 3; ++i) {
+        a.normals[i] = {0, 0, 1};
+        a.indices32[i] = uint32_t(i);
+        a.joints[i] = {0, 0, 0, 0};
+        a.weights[i] = {1, 0, 0, 0};
+    }
+    mesh.submeshes.push_back({"m", 0, 3});
+    m.skins.push_back(Skin{{0}, {glm::mat4(1.0f)}});
+    m.meshes.push_back(std::move(mesh));
+    return m;
+}
+} // namespace
+
+TEST(Validate, AcceptsAWellFormedModel) {
+    HeapMeshAllocator heap;
+    Model m = triangleModel(heap);
+    EXPECT_TRUE(validateModel(m).ok());
+}
+
+TEST(Validate, RejectsEachBrokenInvariant) {
+    HeapMeshAllocator heap;
+    {
+        Model m = triangleModel(heap);
+        m.nodes[0].parent = 1;
+        EXPECT_FALSE(validateModel(m).ok());
+    }
+    {
+        Model m = triangleModel(heap);
+        m.meshes[0].arrays().indices32[2] = 3;
+        Status st = validateModel(m);
+        ASSERT_FALSE(st.ok());
+        EXPECT_NE(st.error().message.find("past the vertex count"), std::string::npos);
+    }
+    {
+        Model m = triangleModel(heap);
+        m.meshes[0].arrays().weights[1] = {0.5f, 0, 0, 0};
+        EXPECT_FALSE(validateModel(m).ok());
+    }
+    {
+        Model m = triangleModel(heap);
+        m.meshes[0].submeshes[0].indexCount = 6;
+        EXPECT_FALSE(validateModel(m).ok());
+    }
+    {
+        Model m = triangleModel(heap);
+        Clip c{"c", 1.0f};
+        c.channels.push_back(Channel{1, ChannelPath::Translation, Interpolation::Linear, {0.5f, 0.25f}, {glm::vec4(0), glm::vec4(1)}});
+        m.clips.push_back(c);
+        EXPECT_FALSE(validateModel(m).ok()); // times go backwards
+    }
+}
+
+TEST(Finalize, BindsUnweightedVerticesRigidlyToTheirNode) {
+    HeapMeshAllocator heap;
+    Model m = triangleModel(heap);
+    m.meshes[0].arrays().weights[2] = glm::vec4(0.0f);
+    finalizeMeshes(m);
+    ASSERT_TRUE(validateModel(m).ok());
+    const auto& a = m.meshes[0].arrays();
+    EXPECT_EQ(a.weights[2], glm::vec4(1, 0, 0, 0));
+    ASSERT_EQ(m.skins[0].joints.size(), 2u);
+    EXPECT_EQ(m.skins[0].joints[a.joints[2].x], 1u); // the mesh's node
+    // In the bind pose the vertex stays where the file put it.
+    std::vector<PosedMesh> posed = poseModel(m, Playback{}, 0.0);
+    EXPECT_NEAR(posed[0].positions[2].y, 1.0, 1e-9);
+    EXPECT_EQ(m.meshes[0].bounds.max, glm::vec3(1, 1, 0));
+}

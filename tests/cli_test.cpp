@@ -1,0 +1,93 @@
+// The horde CLI as users script it: exit codes, the info JSON shape, pose on GPU and CPU.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+struct CliRun {
+    int code;
+    std::string out;
+};
+
+CliRun horde(const std::string& args) {
+    std::string command = std::string(HORDE_CLI) + " " + args + " 2>/dev/null";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::filesystem::path temp(const std::string& name) { return std::filesystem::temp_directory_path() / ("horde_cli_" + name); }
+} // namespace
+
+TEST(Cli, InfoJsonHasTheDocumentedShape) {
+    CliRun r = horde("info monster --json");
+    ASSERT_EQ(r.code, 0);
+    json j = json::parse(r.out);
+    EXPECT_EQ(j["format"], "builtin");
+    ASSERT_TRUE(j["nodes"].is_array());
+    EXPECT_EQ(j["nodes"][0]["parent"], -1);
+    EXPECT_TRUE(j["nodes"][1]["name"].is_string());
+    const json& mesh = j["meshes"][0];
+    EXPECT_EQ(mesh["name"], "monster");
+    EXPECT_GT(mesh["vertices"].get<int>(), 7000);
+    EXPECT_EQ(mesh["indices"].get<int>() % 3, 0);
+    EXPECT_EQ(mesh["skinned"], true);
+    EXPECT_GE(mesh["joints"].get<int>(), 40);
+    for (const json& s : mesh["submeshes"]) {
+        EXPECT_TRUE(s["material"].is_string());
+        EXPECT_TRUE(s["first_index"].is_number_integer());
+        EXPECT_TRUE(s["index_count"].is_number_integer());
+    }
+    EXPECT_EQ(j["clips"][0]["name"], "walk");
+    EXPECT_DOUBLE_EQ(j["clips"][0]["duration"].get<double>(), 1.0);
+    EXPECT_GT(j["clips"][0]["channels"].get<int>(), 0);
+    EXPECT_EQ(j["bounds"]["min"].size(), 3u);
+    EXPECT_LT(j["bounds"]["min"][1].get<double>(), j["bounds"]["max"][1].get<double>());
+}
+
+TEST(Cli, BadInputExitsWithItsOwnCode) {
+    EXPECT_EQ(horde("info /nonexistent/model.bin").code, 2);
+    EXPECT_EQ(horde("render monster --clip nosuchclip --out " + temp("x.png").string()).code, 2);
+    EXPECT_EQ(horde("pose monster --clip nosuchclip --cpu --out " + temp("x.json").string()).code, 2);
+    EXPECT_NE(horde("info").code, 0);
+}
+
+TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
+    auto gpuPath = temp("gpu.json"), cpuPath = temp("cpu.json");
+    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
+    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
+    json gpu = json::parse(std::ifstream(gpuPath)), cpu = json::parse(std::ifstream(cpuPath));
+    ASSERT_EQ(gpu["meshes"].size(), 1u);
+    EXPECT_EQ(gpu["meshes"][0]["name"], "monster");
+    const json& a = gpu["meshes"][0]["positions"];
+    const json& b = cpu["meshes"][0]["positions"];
+    ASSERT_EQ(a.size(), b.size());
+    double worst = 0;
+    for (size_t v = 0; v < a.size(); ++v)
+        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[v][c].get<double>() - b[v][c].get<double>()));
+    EXPECT_LT(worst, 1e-4 * 2.7); // the monster's bounding radius is about 2.7
+    // Bind pose (no clip) differs from the attack pose.
+    auto bindPath = temp("bind.json");
+    ASSERT_EQ(horde("pose monster --cpu --out " + bindPath.string()).code, 0);
+    json bind = json::parse(std::ifstream(bindPath));
+    EXPECT_NE(bind["meshes"][0]["positions"][0], b[0]);
+}
+
+TEST(Cli, RenderWritesAPng) {
+    auto png = temp("render.png");
+    std::filesystem::remove(png);
+    ASSERT_EQ(horde("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
+    std::ifstream file(png, std::ios::binary);
+    char magic[8] = {};
+    file.read(magic, 8);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+}
