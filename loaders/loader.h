@@ -30,6 +30,7 @@ struct Format {
     Result<std::vector<Clip>> (*loadClips)(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                            Model& target);
     Status (*write)(const Model& model, const std::filesystem::path& path);
+    const char* extension = nullptr; // of the main file the writer writes, e.g. ".model"
 };
 
 std::span<const Format* const> formats();

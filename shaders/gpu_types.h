@@ -131,6 +131,13 @@ struct DrawPush {
     vec4 color;
 };
 
+struct CopyPush {
+    address source;
+    address destination;
+    uint count; // vec4s
+    uint pad;
+};
+
 #ifdef __cplusplus
 } // namespace horde::gpu
 #else

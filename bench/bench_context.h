@@ -1,0 +1,33 @@
+#pragma once
+// What every benchmark of one run shares: the Vulkan device, the models at each size, and the
+// device's own copy bandwidth (the yardstick for each pass), measured once in the same run.
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "asset/model.h"
+#include "monster.h"
+#include "vk/device.h"
+#include "vk/gpu_mesh.h"
+
+namespace horde::bench {
+
+struct Context {
+    bool quick = false;
+    std::unique_ptr<Device> device;
+    std::unique_ptr<GpuMeshAllocator> allocator;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Model> monsters;
+    double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
+
+    Model& monster(const MonsterParams& params);
+};
+
+// The plain copy kernel over `bytes`, timed by timestamps: bytes read plus bytes written per
+// second.
+double measureCopyBandwidth(Device& device, uint64_t bytes);
+
+void registerFrameBenchmarks(Context& context);
+void registerDecodeBenchmarks(Context& context);
+void registerCpuBenchmarks(Context& context);
+
+} // namespace horde::bench

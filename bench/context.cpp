@@ -1,0 +1,46 @@
+#include "bench_context.h"
+
+#include "shaders/gpu_types.h"
+#include "shaders/spirv.h"
+#include "vk/check.h"
+#include "vk/memory.h"
+#include "vk/pipeline.h"
+
+namespace horde::bench {
+
+Model& Context::monster(const MonsterParams& p) {
+    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone);
+    auto it = monsters.find(key);
+    if (it == monsters.end()) it = monsters.emplace(key, buildMonster(*allocator, p)).first;
+    return it->second;
+}
+
+double measureCopyBandwidth(Device& device, uint64_t bytes) {
+    constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    Buffer source(device, bytes, usage, MemoryUse::Device, "copy source");
+    Buffer destination(device, bytes, usage, MemoryUse::Device, "copy destination");
+    Pipeline copy = createComputePipeline(device, spirv::copy_comp(), sizeof(gpu::CopyPush), "copy");
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2;
+    VkQueryPool queries;
+    VK_CHECK(vkCreateQueryPool(device.get(), &info, nullptr, &queries));
+    gpu::CopyPush push{source.address(), destination.address(), uint32_t(bytes / 16), 0};
+    double best = 0.0;
+    for (int run = 0; run < 5; ++run) {
+        device.immediate([&](VkCommandBuffer cmd) {
+            vkCmdResetQueryPool(cmd, queries, 0, 2);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
+            dispatch(cmd, copy, push, push.count);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 1);
+        });
+        uint64_t stamps[2];
+        VK_CHECK(vkGetQueryPoolResults(device.get(), queries, 0, 2, sizeof stamps, stamps, 8, VK_QUERY_RESULT_64_BIT));
+        double seconds = double(stamps[1] - stamps[0]) * device.properties().limits.timestampPeriod * 1e-9;
+        if (seconds > 0.0) best = std::max(best, 2.0 * double(bytes) / seconds);
+    }
+    vkDestroyQueryPool(device.get(), queries, nullptr);
+    return best;
+}
+
+} // namespace horde::bench

@@ -1,0 +1,41 @@
+// horde_bench: decode and per-frame throughput with their baselines measured in the same run.
+// `--quick` runs every benchmark once at small sizes (CI proves they all still run).
+#include <cstring>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_context.h"
+
+int main(int argc, char** argv) {
+    horde::bench::Context context;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--quick") == 0) context.quick = true;
+        else args.push_back(argv[i]);
+    }
+    int count = int(args.size());
+    benchmark::Initialize(&count, args.data());
+
+    horde::DeviceOptions options;
+    options.validation = horde::validationByDefault();
+    options.quiet = true;
+    context.device = std::make_unique<horde::Device>(options);
+    context.allocator = std::make_unique<horde::GpuMeshAllocator>(*context.device);
+    context.copyBytesPerSecond = horde::bench::measureCopyBandwidth(*context.device, context.quick ? 4u << 20 : 64u << 20);
+    benchmark::AddCustomContext("device", context.device->name());
+    benchmark::AddCustomContext("driver", context.device->driver());
+    benchmark::AddCustomContext("copy_bandwidth_GBps", std::to_string(context.copyBytesPerSecond * 1e-9));
+    benchmark::AddCustomContext("mode", context.quick ? "quick" : "full");
+
+    horde::bench::registerDecodeBenchmarks(context);
+    horde::bench::registerFrameBenchmarks(context);
+    horde::bench::registerCpuBenchmarks(context);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    context.monsters.clear();
+    context.allocator.reset();
+    bool clean = context.device->messages().problems() == 0;
+    context.device.reset();
+    return clean ? 0 : 1;
+}
