@@ -16,5 +16,6 @@ Command addRenderCommand(CLI::App& app);
 Command addCrowdCommand(CLI::App& app);
 Command addPoseCommand(CLI::App& app);
 Command addConvertCommand(CLI::App& app);
+Command addValidateCommand(CLI::App& app);
 
 } // namespace horde

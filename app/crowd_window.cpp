@@ -76,9 +76,18 @@ const char* name(Technique t) { return t == Technique::Compute ? "compute" : "ve
 int runCrowdWindow(const WindowArgs& a) {
     std::vector<std::string> extensions = Window::requiredExtensions();
     GpuSession session;
-    if (int code = GpuSession::open(a.device, a.input, session, true, extensions); code != kExitOk) return session.finish(code);
+    ModelInput first = a.input;
+    first.model = a.models[0];
+    if (int code = GpuSession::open(a.device, first, session, true, extensions); code != kExitOk) return session.finish(code);
     Device& device = *session.device;
-    Model& model = *session.model;
+    std::vector<Model*> models{&*session.model};
+    for (size_t m = 1; m < a.models.size(); ++m) {
+        ModelInput more = a.input;
+        more.model = a.models[m];
+        Model* loaded = session.loadAnother(more);
+        if (!loaded) return session.finish(kExitBadInput);
+        models.push_back(loaded);
+    }
     {
         Window window(a.width, a.height, "horde");
         Swapchain swapchain(device, window, kSlots);
@@ -92,9 +101,25 @@ int runCrowdWindow(const WindowArgs& a) {
         glfwSetCursorPosCallback(window.handle(), onCursor);
         glfwSetScrollCallback(window.handle(), onScroll);
 
-        auto crowd = std::make_unique<CrowdRenderer>(device, model, gridInstances(model, c.count), c.technique, kSlots,
-                                                     swapchain.format());
-        c.camera = frameBounds(crowd->worldBounds(), float(a.width) / float(a.height), 0.6f, 0.55f);
+        std::vector<std::unique_ptr<CrowdRenderer>> crowds;
+        std::vector<CrowdRenderer*> frameCrowds;
+        Bounds world;
+        auto build = [&] {
+            crowds.clear();
+            frameCrowds.clear();
+            auto layout = mixedGrid(std::vector<const Model*>(models.begin(), models.end()), c.count);
+            world = {glm::vec3(1e30f), glm::vec3(-1e30f)};
+            for (size_t m = 0; m < models.size(); ++m) {
+                if (layout[m].empty()) continue;
+                crowds.push_back(std::make_unique<CrowdRenderer>(device, *models[m], layout[m], c.technique, kSlots,
+                                                                 swapchain.format()));
+                frameCrowds.push_back(crowds.back().get());
+                world.min = glm::min(world.min, crowds.back()->worldBounds().min);
+                world.max = glm::max(world.max, crowds.back()->worldBounds().max);
+            }
+        };
+        build();
+        c.camera = frameBounds(world, float(a.width) / float(a.height), 0.6f, 0.55f);
         FrameStats stats;
         float time = 0.0f;
         auto last = std::chrono::steady_clock::now(), titleAt = last;
@@ -103,8 +128,7 @@ int runCrowdWindow(const WindowArgs& a) {
             glfwPollEvents();
             if (c.rebuild) {
                 slots.waitAll();
-                crowd = std::make_unique<CrowdRenderer>(device, model, gridInstances(model, c.count), c.technique, kSlots,
-                                                        swapchain.format());
+                build();
                 stats = {};
                 c.rebuild = false;
             }
@@ -120,7 +144,7 @@ int runCrowdWindow(const WindowArgs& a) {
             }
             uint32_t slot = frame % kSlots;
             if (slots.wait(slot))
-                if (auto t = crowd->passTimes(slot)) stats.gpu.push_back(*t);
+                if (auto t = crowds[0]->passTimes(slot)) stats.gpu.push_back(*t);
             Swapchain::Frame target;
             if (!swapchain.acquire(slot, target)) continue;
 
@@ -136,7 +160,7 @@ int runCrowdWindow(const WindowArgs& a) {
             float aspect = float(extent.width) / float(extent.height);
             RenderTarget rt{target.color, target.colorView, target.depth, target.depthView, extent,
                             VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
-            crowd->recordFrame(cmd, slot, time, rt, c.camera.viewProjection(aspect, crowd->worldBounds().radius()));
+            CrowdRenderer::recordFrame(cmd, slot, frameCrowds, time, rt, c.camera.viewProjection(aspect, world.radius()));
             slots.submit(slot, target.acquired, target.rendered);
             stats.cpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart).count());
             swapchain.present(target);
@@ -144,7 +168,8 @@ int runCrowdWindow(const WindowArgs& a) {
             ++presented;
 
             if (now - titleAt > std::chrono::milliseconds(500) && !stats.gpu.empty()) {
-                stats.skinnedVerticesPerFrame = crowd->skinnedVerticesPerFrame();
+                stats.skinnedVerticesPerFrame = 0;
+                for (CrowdRenderer* crowd : frameCrowds) stats.skinnedVerticesPerFrame += crowd->skinnedVerticesPerFrame();
                 PassTimes g = stats.medianGpu();
                 char title[256];
                 std::snprintf(title, sizeof title, "horde  %u instances  %s  gpu %.2f ms (sample %.2f pose %.2f skin %.2f draw %.2f)  cpu %.2f ms%s",

@@ -8,7 +8,8 @@
 namespace horde {
 
 struct WindowArgs {
-    ModelInput input;
+    ModelInput input; // completes each of `models`
+    std::vector<std::string> models{"monster"};
     DeviceChoice device;
     uint32_t count = 1024;
     uint32_t frames = 0; // 0: until the window closes

@@ -22,7 +22,19 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
     return kExitOk;
 }
 
+Model* GpuSession::loadAnother(const ModelInput& input) {
+    GpuMeshAllocator allocator(*device);
+    Result<Model> loaded = input.load(allocator);
+    if (!loaded) {
+        std::fprintf(stderr, "horde: %s\n", loaded.error().message.c_str());
+        return nullptr;
+    }
+    others.push_back(std::make_unique<Model>(std::move(*loaded)));
+    return others.back().get();
+}
+
 int GpuSession::finish(int code) {
+    others.clear();
     model.reset();
     auto log = device->messageLog();
     bool validation = device->validation();

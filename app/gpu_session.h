@@ -13,10 +13,13 @@ namespace horde {
 struct GpuSession {
     std::unique_ptr<Device> device;
     std::optional<Model> model;
+    std::vector<std::unique_ptr<Model>> others; // further models (a mixed crowd)
 
     // Prints the error and returns its exit code when the model cannot be loaded.
     static int open(const DeviceChoice& choice, const ModelInput& input, GpuSession& out, bool swapchain = false,
                     std::vector<std::string> instanceExtensions = {});
+    // Loads one more model into GPU memory; prints the error and returns null on failure.
+    Model* loadAnother(const ModelInput& input);
     // Reports what the validation layers said; device trouble if they complained.
     int finish(int code);
 };

@@ -4,12 +4,17 @@
 
 #include "asset/validate.h"
 #include "core/file.h"
+#include "emi/emi.h"
+#include "gltf/gltf.h"
+#include "grimrock/grimrock.h"
+#include "nwn/nwn.h"
+#include "swtor/swtor.h"
 
 namespace horde {
 
 std::span<const Format* const> formats() {
     // Each format's entry lives beside its decoder (loaders/<id>/).
-    static const std::array<const Format*, 0> all{};
+    static const std::array<const Format*, 5> all{&grimrockFormat(), &emiFormat(), &gltfFormat(), &swtorFormat(), &nwnFormat()};
     return all;
 }
 

@@ -59,17 +59,23 @@ template <class T> Buffer uploadTable(Device& device, const std::vector<T>& data
 
 } // namespace
 
-std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t count, uint32_t seed) {
-    Bounds world = toWorld(bindPoseBounds(model), axesToWorld(model.axes));
-    glm::vec3 size = world.max - world.min;
-    // Rows and columns spaced by the model's own depth and width, with room to turn a little.
-    float spacingX = std::max(size.x * 1.3f, 1e-3f), spacingZ = std::max(size.z * 1.1f, 1e-3f);
+std::vector<std::vector<gpu::InstanceRecord>> mixedGrid(std::span<const Model* const> models, uint32_t count,
+                                                        uint32_t seed) {
+    // Rows and columns spaced by the largest model's width and depth, with room to turn a little.
+    float spacingX = 1e-3f, spacingZ = 1e-3f;
+    for (const Model* model : models) {
+        Bounds world = toWorld(bindPoseBounds(*model), axesToWorld(model->axes));
+        glm::vec3 size = world.max - world.min;
+        spacingX = std::max(spacingX, size.x * 1.3f);
+        spacingZ = std::max(spacingZ, size.z * 1.1f);
+    }
     // About as deep as wide, so the crowd fills a framed view.
     uint32_t columns = std::clamp(uint32_t(std::ceil(std::sqrt(double(count) * spacingZ / spacingX))), 1u, std::max(count, 1u));
     uint32_t rows = (count + columns - 1) / columns;
-    std::vector<gpu::InstanceRecord> instances(count);
+    std::vector<std::vector<gpu::InstanceRecord>> out(models.size());
     for (uint32_t i = 0; i < count; ++i) {
-        gpu::InstanceRecord& r = instances[i];
+        const Model& model = *models[i % models.size()];
+        gpu::InstanceRecord r{};
         uint32_t h = hash(i * 4u + seed * 7919u);
         bool animated = !model.clips.empty();
         r.clip = animated ? h % uint32_t(model.clips.size()) : HORDE_NONE;
@@ -83,8 +89,14 @@ std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t coun
         r.placement = glm::vec4(x, 0.0f, z, yaw);
         float shade = count == 1 ? 1.0f : 0.85f + 0.3f * unit(h + 4);
         r.tint = glm::vec4(shade, shade, shade, 1.0f);
+        out[i % models.size()].push_back(r);
     }
-    return instances;
+    return out;
+}
+
+std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t count, uint32_t seed) {
+    const Model* one = &model;
+    return std::move(mixedGrid(std::span(&one, 1), count, seed)[0]);
 }
 
 CrowdRenderer::CrowdRenderer(Device& device, Model& model, std::vector<gpu::InstanceRecord> instances,
@@ -121,6 +133,18 @@ CrowdRenderer::CrowdRenderer(Device& device, Model& model, std::vector<gpu::Inst
     uint32_t capacity = uint32_t(std::clamp<uint64_t>(limit / perInstance, 1, 1u << 30));
     for (uint32_t first = 0; first < instances_.size(); first += capacity)
         chunks_.push_back({first, std::min<uint32_t>(capacity, uint32_t(instances_.size()) - first)});
+
+    // Refuse a crowd that cannot fit before allocating any of it: a clean error, not a driver
+    // out-of-memory halfway through (or the host's OOM killer on a CPU driver).
+    VkDeviceSize heap = 0;
+    for (uint32_t h = 0; h < device.memory().memoryHeapCount; ++h)
+        if (device.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            heap = std::max(heap, device.memory().memoryHeaps[h].size);
+    uint64_t needed = uint64_t(slots) * instances_.size() * bytesPerInstance();
+    if (needed > heap)
+        throw VulkanError("a crowd of " + std::to_string(instances_.size()) + " needs " + std::to_string(needed >> 20) +
+                              " MiB of per-frame buffers; the device heap has " + std::to_string(heap >> 20) + " MiB",
+                          VK_ERROR_OUT_OF_DEVICE_MEMORY);
 
     instanceBuffer_ = uploadTable(device, instances_, "crowd instances");
     restBuffer_ = uploadTable(device, tables_.rest, "node rest transforms");
@@ -196,14 +220,9 @@ uint64_t CrowdRenderer::bytesPerInstance() const {
     return bytes;
 }
 
-void CrowdRenderer::recordAnimation(VkCommandBuffer cmd, uint32_t slotIndex, float time) {
-    recordPasses(cmd, slotIndex, time, false);
-}
-
-void CrowdRenderer::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float time, bool timestamps) {
+void CrowdRenderer::recordSample(VkCommandBuffer cmd, uint32_t slotIndex, float time) {
     Slot& slot = slots_[slotIndex];
     const uint32_t nodeCount = uint32_t(model_.nodes.size());
-    const uint32_t jointCount = uint32_t(tables_.joints.size());
     for (size_t c = 0; c < chunks_.size(); ++c) {
         gpu::SamplePush push{};
         push.instances = instanceAddress(chunks_[c]);
@@ -219,25 +238,27 @@ void CrowdRenderer::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float 
         push.instanceCount = chunks_[c].count;
         dispatch(cmd, samplePipeline_, push, uint64_t(nodeCount) * chunks_[c].count);
     }
-    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    if (timestamps) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 1);
+}
+
+void CrowdRenderer::recordPose(VkCommandBuffer cmd, uint32_t slotIndex) {
+    Slot& slot = slots_[slotIndex];
+    const uint32_t jointCount = uint32_t(tables_.joints.size());
     for (size_t c = 0; c < chunks_.size(); ++c) {
         gpu::PosePush push{};
         push.rest = restBuffer_.address();
         push.locals = slot.chunks[c].locals.address();
         push.joints = jointBuffer_.address();
         push.palette = slot.chunks[c].palette.address();
-        push.nodeCount = nodeCount;
+        push.nodeCount = uint32_t(model_.nodes.size());
         push.jointCount = jointCount;
         push.instanceCount = chunks_[c].count;
         dispatch(cmd, posePipeline_, push, uint64_t(jointCount) * chunks_[c].count);
     }
-    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
-    if (timestamps) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 2);
+}
+
+void CrowdRenderer::recordSkin(VkCommandBuffer cmd, uint32_t slotIndex) {
     if (technique_ != Technique::Compute) return;
+    Slot& slot = slots_[slotIndex];
     for (size_t c = 0; c < chunks_.size(); ++c) {
         for (size_t m = 0; m < model_.meshes.size(); ++m) {
             const Mesh& mesh = model_.meshes[m];
@@ -254,35 +275,60 @@ void CrowdRenderer::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float 
             push.outTangents = slot.chunks[c].tangents[m].address();
             push.vertexCount = mesh.vertexCount();
             push.jointBase = tables_.meshJointBase[m];
-            push.jointCount = jointCount;
+            push.jointCount = uint32_t(tables_.joints.size());
             push.instanceCount = chunks_[c].count;
             dispatch(cmd, skinPipeline_, push, uint64_t(mesh.vertexCount()) * chunks_[c].count);
         }
     }
+}
+
+namespace {
+// Every crowd's pass N finishes before any crowd's pass N+1 reads it.
+void passBarrier(VkCommandBuffer cmd) {
     barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
 }
+} // namespace
 
-void CrowdRenderer::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time, const RenderTarget& target,
-                                const glm::mat4& viewProjection) {
-    Slot& slot = slots_[slotIndex];
-    gpu::FrameGlobals globals{};
-    globals.viewProjection = viewProjection;
-    globals.modelToWorld = axesToWorld_;
-    globals.lightDirection = glm::vec4(glm::normalize(glm::vec3(-0.4f, -0.8f, -0.45f)), 0.0f);
-    std::memcpy(slot.globals.mapped(), &globals, sizeof(globals));
-
-    vkCmdResetQueryPool(cmd, slot.queries, 0, kQueries);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 0);
-    recordPasses(cmd, slotIndex, time, true);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 3);
-    recordDraw(cmd, slot, target);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 4);
-    slot.used = true;
+void CrowdRenderer::recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time) {
+    recordSample(cmd, slot, time);
+    passBarrier(cmd);
+    recordPose(cmd, slot);
+    passBarrier(cmd);
+    recordSkin(cmd, slot);
+    passBarrier(cmd);
 }
 
-void CrowdRenderer::recordDraw(VkCommandBuffer cmd, Slot& slot, const RenderTarget& target) {
+void CrowdRenderer::recordFrame(VkCommandBuffer cmd, uint32_t slot, float time, const RenderTarget& target,
+                                const glm::mat4& viewProjection) {
+    CrowdRenderer* self = this;
+    recordFrame(cmd, slot, std::span(&self, 1), time, target, viewProjection);
+}
+
+void CrowdRenderer::recordFrame(VkCommandBuffer cmd, uint32_t slot, std::span<CrowdRenderer* const> crowds, float time,
+                                const RenderTarget& target, const glm::mat4& viewProjection) {
+    VkQueryPool queries = crowds[0]->slots_[slot].queries;
+    auto stamp = [&](uint32_t index) { vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, index); };
+    vkCmdResetQueryPool(cmd, queries, 0, kQueries);
+    stamp(0);
+    for (CrowdRenderer* crowd : crowds) crowd->recordSample(cmd, slot, time);
+    passBarrier(cmd);
+    stamp(1);
+    for (CrowdRenderer* crowd : crowds) crowd->recordPose(cmd, slot);
+    passBarrier(cmd);
+    stamp(2);
+    for (CrowdRenderer* crowd : crowds) crowd->recordSkin(cmd, slot);
+    passBarrier(cmd);
+    stamp(3);
+    beginTarget(cmd, target);
+    for (CrowdRenderer* crowd : crowds) crowd->recordDraw(cmd, slot, viewProjection);
+    endTarget(cmd, target);
+    stamp(4);
+    crowds[0]->slots_[slot].used = true;
+}
+
+void CrowdRenderer::beginTarget(VkCommandBuffer cmd, const RenderTarget& target) {
     imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
@@ -312,15 +358,33 @@ void CrowdRenderer::recordDraw(VkCommandBuffer cmd, Slot& slot, const RenderTarg
     rendering.pColorAttachments = &color;
     rendering.pDepthAttachment = &depth;
     vkCmdBeginRendering(cmd, &rendering);
-
     VkViewport viewport{0, 0, float(target.extent.width), float(target.extent.height), 0, 1};
     VkRect2D scissor{{0, 0}, target.extent};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+void CrowdRenderer::endTarget(VkCommandBuffer cmd, const RenderTarget& target) {
+    vkCmdEndRendering(cmd);
+    if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
+    bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                 target.colorLayoutAfter, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, present ? VK_PIPELINE_STAGE_2_NONE : VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                 present ? VK_ACCESS_2_NONE : VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+void CrowdRenderer::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const glm::mat4& viewProjection) {
+    Slot& slot = slots_[slotIndex];
+    gpu::FrameGlobals globals{};
+    globals.viewProjection = viewProjection;
+    globals.modelToWorld = axesToWorld_;
+    globals.lightDirection = glm::vec4(glm::normalize(glm::vec3(-0.4f, -0.8f, -0.45f)), 0.0f);
+    std::memcpy(slot.globals.mapped(), &globals, sizeof(globals));
+
     vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
     vkCmdSetFrontFace(cmd, clockwise_ ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
-
     for (size_t c = 0; c < chunks_.size(); ++c) {
         size_t colorIndex = 0;
         for (size_t m = 0; m < model_.meshes.size(); ++m) {
@@ -351,15 +415,6 @@ void CrowdRenderer::recordDraw(VkCommandBuffer cmd, Slot& slot, const RenderTarg
                 vkCmdDrawIndexed(cmd, submesh.indexCount, chunks_[c].count, submesh.firstIndex, 0, 0);
             }
         }
-    }
-    vkCmdEndRendering(cmd);
-    if (target.colorLayoutAfter != VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) {
-        bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-        imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                     target.colorLayoutAfter, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                     present ? VK_PIPELINE_STAGE_2_NONE : VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-                     present ? VK_ACCESS_2_NONE : VK_ACCESS_2_TRANSFER_READ_BIT);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "anim/tables.h"
@@ -38,6 +39,9 @@ struct PassTimes {
 
 // Deterministic crowd: a grid of instances with varied clips, phases, speeds and headings.
 std::vector<gpu::InstanceRecord> gridInstances(const Model& model, uint32_t count, uint32_t seed = 1);
+// One grid shared by several models: instance i is model i % models.size(). One list per model.
+std::vector<std::vector<gpu::InstanceRecord>> mixedGrid(std::span<const Model* const> models, uint32_t count,
+                                                        uint32_t seed = 1);
 
 class CrowdRenderer {
   public:
@@ -52,6 +56,10 @@ class CrowdRenderer {
     // Everything for one frame into `cmd`, with timestamps around each pass.
     void recordFrame(VkCommandBuffer cmd, uint32_t slot, float time, const RenderTarget& target,
                      const glm::mat4& viewProjection);
+    // Several crowds in one frame: each pass for all of them, then one render pass drawing all.
+    // The frame's timestamps land in the first crowd's slot (its passTimes() covers them all).
+    static void recordFrame(VkCommandBuffer cmd, uint32_t slot, std::span<CrowdRenderer* const> crowds, float time,
+                            const RenderTarget& target, const glm::mat4& viewProjection);
     // The passes alone (tests and `horde pose` read their results back).
     void recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time);
     // After the slot's frame has finished on the GPU.
@@ -87,8 +95,12 @@ class CrowdRenderer {
     };
     static constexpr uint32_t kQueries = 5;
 
-    void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool timestamps);
-    void recordDraw(VkCommandBuffer cmd, Slot& slot, const RenderTarget& target);
+    void recordSample(VkCommandBuffer cmd, uint32_t slot, float time);
+    void recordPose(VkCommandBuffer cmd, uint32_t slot);
+    void recordSkin(VkCommandBuffer cmd, uint32_t slot);
+    void recordDraw(VkCommandBuffer cmd, uint32_t slot, const glm::mat4& viewProjection);
+    static void beginTarget(VkCommandBuffer cmd, const RenderTarget& target);
+    static void endTarget(VkCommandBuffer cmd, const RenderTarget& target);
     std::vector<uint8_t> readBuffer(const Buffer& buffer, VkDeviceSize size);
     VkDeviceAddress instanceAddress(const Chunk& chunk) const;
 

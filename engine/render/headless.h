@@ -28,7 +28,9 @@ struct HeadlessResult {
     FrameStats stats;
 };
 
-// The crowd must have been built with kFramesInFlight slots and kOffscreenColorFormat.
+// The crowds must have been built with kFramesInFlight slots and kOffscreenColorFormat.
+HeadlessResult renderHeadless(Device& device, std::span<CrowdRenderer* const> crowds, const glm::mat4& viewProjection,
+                              const HeadlessOptions& options);
 HeadlessResult renderHeadless(Device& device, CrowdRenderer& crowd, const glm::mat4& viewProjection,
                               const HeadlessOptions& options);
 

@@ -1,0 +1,143 @@
+#include "validate_compare.h"
+
+#include <cmath>
+#include <map>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/reference.h"
+#include "render/view.h"
+
+namespace horde {
+
+namespace {
+std::string parentName(const Model& m, const Node& n) {
+    return n.parent < 0 ? "(root)" : m.nodes[n.parent].name;
+}
+
+// The first few differences, and how many more there were.
+struct Findings {
+    std::vector<std::string> lines;
+    size_t total = 0;
+    void add(std::string line) {
+        if (lines.size() < 5) lines.push_back(std::move(line));
+        ++total;
+    }
+    Check check(std::string name, std::string okDetail) const {
+        Check c{std::move(name), total == 0, std::move(okDetail)};
+        if (total == 0) return c;
+        c.detail.clear();
+        for (const std::string& l : lines)
+            c.detail += (c.detail.empty() ? "" : "; ") + l;
+        if (total > lines.size()) c.detail += "; and " + std::to_string(total - lines.size()) + " more";
+        return c;
+    }
+};
+
+Check hierarchy(const Model& a, const Model& b) {
+    Findings f;
+    std::map<std::string, const Node*> byName;
+    for (const Node& n : b.nodes)
+        byName.emplace(n.name, &n);
+    if (a.nodes.size() != b.nodes.size())
+        f.add(std::to_string(a.nodes.size()) + " nodes vs " + std::to_string(b.nodes.size()));
+    for (const Node& n : a.nodes) {
+        auto it = byName.find(n.name);
+        if (it == byName.end())
+            f.add("node '" + n.name + "' missing");
+        else if (parentName(a, n) != parentName(b, *it->second))
+            f.add("node '" + n.name + "' has parent '" + parentName(a, n) + "' vs '" +
+                  parentName(b, *it->second) + "'");
+    }
+    return f.check("hierarchy", std::to_string(a.nodes.size()) + " nodes, same names and parents");
+}
+
+Check joints(const Model& a, const Model& b) {
+    Findings f;
+    if (a.skins.size() != b.skins.size())
+        f.add(std::to_string(a.skins.size()) + " skins vs " + std::to_string(b.skins.size()));
+    size_t total = 0;
+    for (size_t s = 0; s < std::min(a.skins.size(), b.skins.size()); ++s) {
+        const Skin &sa = a.skins[s], &sb = b.skins[s];
+        total += sa.joints.size();
+        if (sa.joints.size() != sb.joints.size())
+            f.add("skin " + std::to_string(s) + ": " + std::to_string(sa.joints.size()) + " joints vs " +
+                  std::to_string(sb.joints.size()));
+        for (size_t j = 0; j < std::min(sa.joints.size(), sb.joints.size()); ++j)
+            if (a.nodes[sa.joints[j]].name != b.nodes[sb.joints[j]].name)
+                f.add("skin " + std::to_string(s) + " joint " + std::to_string(j) + ": '" +
+                      a.nodes[sa.joints[j]].name + "' vs '" + b.nodes[sb.joints[j]].name + "'");
+    }
+    return f.check("joints", std::to_string(total) + " joints in " + std::to_string(a.skins.size()) +
+                                 " skins, same names in order");
+}
+
+Check vertices(const Model& a, const Model& b) {
+    Findings f;
+    if (a.meshes.size() != b.meshes.size())
+        f.add(std::to_string(a.meshes.size()) + " meshes vs " + std::to_string(b.meshes.size()));
+    uint64_t total = 0;
+    for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
+        total += a.meshes[m].vertexCount();
+        if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount())
+            f.add("mesh " + std::to_string(m) + " '" + a.meshes[m].name +
+                  "': " + std::to_string(a.meshes[m].vertexCount()) + " vertices vs " +
+                  std::to_string(b.meshes[m].vertexCount()));
+    }
+    return f.check("vertex counts",
+                   std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes");
+}
+
+std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
+    glm::dmat4 frame = metresFrame(model.axes);
+    std::vector<glm::dvec3> out;
+    for (const PosedMesh& mesh :
+         poseModel(model, Playback{first ? pose.clipA : pose.clipB, 0.0, 1.0, true}, pose.time))
+        for (glm::dvec3 p : mesh.positions)
+            out.push_back(glm::dvec3(frame * glm::dvec4(p, 1.0)));
+    return out;
+}
+} // namespace
+
+std::vector<Check> compareStructure(const Model& a, const Model& b) {
+    return {hierarchy(a, b), joints(a, b), vertices(a, b)};
+}
+
+glm::dmat4 metresFrame(const Axes& axes) {
+    return glm::scale(glm::dmat4(1.0), glm::dvec3(axes.metresPerUnit)) * glm::dmat4(axesToWorld(axes));
+}
+
+double metresRadius(const Model& model) {
+    return double(toWorld(bindPoseBounds(model), glm::mat4(metresFrame(model.axes))).radius());
+}
+
+Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first) {
+    Bounds b{glm::vec3(1e30f), glm::vec3(-1e30f)};
+    for (glm::dvec3 p : metresPositions(model, pose, first)) {
+        b.min = glm::min(b.min, glm::vec3(p));
+        b.max = glm::max(b.max, glm::vec3(p));
+    }
+    return b.min.x <= b.max.x ? b : Bounds{};
+}
+
+PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius) {
+    PoseError e;
+    if (a.meshes.size() != b.meshes.size()) return e;
+    for (size_t m = 0; m < a.meshes.size(); ++m)
+        if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount()) return e;
+    std::vector<glm::dvec3> pa = metresPositions(a, pose, true), pb = metresPositions(b, pose, false);
+    e.comparable = true;
+    double sum = 0.0;
+    for (size_t v = 0; v < pa.size(); ++v) {
+        double d = glm::length(pa[v] - pb[v]);
+        if (!std::isfinite(d)) d = HUGE_VAL; // a NaN vertex is as wrong as can be
+        e.maxRelative = std::max(e.maxRelative, d);
+        sum += d * d;
+    }
+    double scale = radius > 0.0 ? radius : 1.0;
+    e.maxRelative /= scale;
+    e.rmsRelative = pa.empty() ? 0.0 : std::sqrt(sum / double(pa.size())) / scale;
+    return e;
+}
+
+} // namespace horde

@@ -1,0 +1,43 @@
+#pragma once
+// What `horde validate` measures without a GPU: structure (hierarchy, joints, vertex counts,
+// clips) and CPU reference poses, in one right-handed, Y-up, metre frame for both models.
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "asset/model.h"
+
+namespace horde {
+
+struct Check {
+    std::string name;
+    bool passed = true;
+    std::string detail;
+};
+
+// Node names and parents, skin joint names, mesh and vertex counts.
+std::vector<Check> compareStructure(const Model& a, const Model& b);
+
+// One pose both models are evaluated at: a clip of each (-1: bind pose) and a time.
+struct PoseSpec {
+    std::string label;
+    int clipA = -1, clipB = -1;
+    double time = 0.0;
+};
+
+struct PoseError {
+    bool comparable = false;                     // vertex counts agree mesh by mesh
+    double maxRelative = 0.0, rmsRelative = 0.0; // of the distance, over the bounding radius
+};
+
+// A model's own axes and units -> right-handed, Y-up metres.
+glm::dmat4 metresFrame(const Axes& axes);
+// Radius of the model's bind pose in metres.
+double metresRadius(const Model& model);
+// Posed bounds in metres (the validate camera frames the source's).
+Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first);
+
+PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius);
+
+} // namespace horde

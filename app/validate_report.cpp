@@ -1,0 +1,149 @@
+#include "validate_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "render/png.h"
+
+namespace horde {
+
+ImageDiff diffImages(const Image8& a, const Image8& b, int tolerance) {
+    ImageDiff d;
+    if (a.width != b.width || a.height != b.height || a.rgba.size() != b.rgba.size() || a.rgba.empty())
+        return d;
+    d.image = a;
+    size_t differing = 0, pixels = a.rgba.size() / 4;
+    for (size_t p = 0; p < pixels; ++p) {
+        const uint8_t *pa = &a.rgba[p * 4], *pb = &b.rgba[p * 4];
+        int worst = 0;
+        for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(int(pa[c]) - int(pb[c])));
+        uint8_t* out = &d.image.rgba[p * 4];
+        if (worst > tolerance) {
+            ++differing;
+            out[0] = uint8_t(std::min(255, 96 + worst * 2)), out[1] = 0, out[2] = 0;
+        } else {
+            for (int c = 0; c < 3; ++c)
+                out[c] = uint8_t(pa[c] / 4); // context, dimmed
+        }
+        out[3] = 255;
+    }
+    d.differingPercent = 100.0 * double(differing) / double(pixels);
+    return d;
+}
+
+nlohmann::json ValidateReport::json() const {
+    nlohmann::json checksJson = nlohmann::json::array(), posesJson = nlohmann::json::array();
+    for (const Check& c : checks)
+        checksJson.push_back({{"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
+    for (const PoseResult& p : poses)
+        posesJson.push_back({{"label", p.pose.label},
+                             {"time", p.pose.time},
+                             {"comparable", p.error.comparable},
+                             {"max_position_error", p.error.maxRelative},
+                             {"rms_position_error", p.error.rmsRelative},
+                             {"differing_pixels_percent", p.diff.differingPercent},
+                             {"passed", p.passed}});
+    return {{"a", a},
+            {"b", b},
+            {"passed", passed},
+            {"thresholds",
+             {{"max_position_error", maxPositionError},
+              {"max_differing_pixels", maxDifferingPixels},
+              {"pixel_tolerance", pixelTolerance}}},
+            {"checks", checksJson},
+            {"poses", posesJson}};
+}
+
+namespace {
+std::string escape(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g", v);
+    return buffer;
+}
+
+std::string verdict(bool passed) {
+    return passed ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>";
+}
+
+std::string html(const ValidateReport& r) {
+    std::string h = "<!doctype html><meta charset=utf-8><title>horde "
+                    "validate</title>\n<style>body{font-family:sans-serif;margin:2em}"
+                    "img{width:32%;border:1px solid #888}td,th{padding:2px "
+                    "8px;text-align:left}.pass{color:#080}.fail{color:#c00}</style>\n";
+    h += "<h1>horde validate: " + verdict(r.passed) + "</h1>\n<p>A (source): <code>" + escape(r.a) +
+         "</code><br>B: <code>" + escape(r.b) + "</code></p>\n";
+    h += "<p>Thresholds: position error &le; " + number(r.maxPositionError) +
+         " of the bounding radius; differing pixels &le; " + number(r.maxDifferingPixels) +
+         "% (a pixel differs when a channel differs by more than " + std::to_string(r.pixelTolerance) +
+         "/255).</p>\n<table><tr><th>check</th><th></th><th>detail</th></tr>\n";
+    for (const Check& c : r.checks)
+        h += "<tr><td>" + escape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + escape(c.detail) +
+             "</td></tr>\n";
+    h += "</table>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS position "
+         "error</th><th>differing pixels</th></tr>\n";
+    for (const PoseResult& p : r.poses)
+        h += "<tr><td>" + escape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
+             (p.error.comparable ? number(p.error.maxRelative) : "not comparable") + "</td><td>" +
+             (p.error.comparable ? number(p.error.rmsRelative) : "") + "</td><td>" +
+             number(p.diff.differingPercent) + "%</td></tr>\n";
+    h += "</table>\n";
+    for (size_t i = 0; i < r.poses.size(); ++i) {
+        std::string n = std::to_string(i);
+        h += "<h2>" + escape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
+             "</h2>\n<p>A, B, difference (red: differing pixels)</p>\n" + "<img src=a_" + n +
+             ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n + ".png alt=difference>\n";
+    }
+    return h;
+}
+
+Status writeImage(const std::filesystem::path& path, const Image8& image) {
+    if (image.rgba.empty()) return Ok{};
+    return writePng(path, image.width, image.height, image.rgba);
+}
+} // namespace
+
+Status writeReport(const ValidateReport& r, const std::filesystem::path& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error{dir.string() + ": cannot create: " + ec.message()};
+    for (size_t i = 0; i < r.poses.size(); ++i) {
+        std::string n = std::to_string(i);
+        for (auto [name, image] : {std::pair{"a_", &r.poses[i].renderA}, std::pair{"b_", &r.poses[i].renderB},
+                                   std::pair{"diff_", &r.poses[i].diff.image}})
+            if (Status st = writeImage(dir / (name + n + ".png"), *image); !st) return st;
+    }
+    std::ofstream page(dir / "index.html");
+    page << html(r);
+    std::ofstream json(dir / "report.json");
+    json << r.json().dump(2) << "\n";
+    if (!page || !json) return Error{dir.string() + ": cannot write the report"};
+    return Ok{};
+}
+
+} // namespace horde

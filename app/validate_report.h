@@ -1,0 +1,46 @@
+#pragma once
+// The pictures and the page of `horde validate`: per-pixel differences of two renders and a
+// report folder (index.html, report.json, PNGs) that shows them side by side.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "render/headless.h"
+#include "validate_compare.h"
+
+namespace horde {
+
+struct ImageDiff {
+    double differingPercent = 100.0; // of all pixels
+    Image8 image;                    // differing pixels red, the rest a dim copy of the first
+};
+
+// A pixel differs when any channel differs by more than `tolerance` (0..255).
+ImageDiff diffImages(const Image8& a, const Image8& b, int tolerance);
+
+struct PoseResult {
+    PoseSpec pose;
+    PoseError error;
+    Image8 renderA, renderB;
+    ImageDiff diff;
+    bool passed = false;
+};
+
+struct ValidateReport {
+    std::string a, b;
+    std::vector<Check> checks;
+    std::vector<PoseResult> poses;
+    double maxPositionError = 0.0, maxDifferingPixels = 0.0;
+    int pixelTolerance = 0;
+    bool passed = false;
+
+    nlohmann::json json() const;
+};
+
+// Writes index.html, report.json and the renders into `dir` (created if needed).
+Status writeReport(const ValidateReport& report, const std::filesystem::path& dir);
+
+} // namespace horde

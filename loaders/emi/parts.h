@@ -1,0 +1,49 @@
+#pragma once
+// The pieces of the EMI loader, one file each: strings and names (names.cpp), the skeleton
+// (skeleton.cpp), the mesh (mesh.cpp), the clips (anim.cpp) and the writer (writer.cpp).
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "loader.h"
+#include "reader.h"
+
+namespace horde::emi {
+
+// EMI's string: a uint32 length that counts the terminating NUL, then the bytes.
+std::string readString(Reader& r, std::string_view field);
+
+// Records a failure at `offset` and returns it.
+inline Error failedAt(Reader& r, size_t offset, std::string_view field, std::string_view reason) {
+    r.failAt(offset, field, reason);
+    return r.error();
+}
+
+// EMI looks joints up by name without regard to case (ScummVM's Skeleton keeps a
+// case-insensitive map). Hashed, so forged files with 65535 joints stay linear.
+class NameIndex {
+  public:
+    NameIndex() = default;
+    explicit NameIndex(const Model& model);
+    // Records `name` for `node` unless the name is already taken; false when it was.
+    bool add(std::string_view name, int32_t node);
+    int32_t find(std::string_view name) const; // -1 when absent
+
+  private:
+    std::unordered_map<std::string, int32_t> nodes_;
+};
+
+// Appends the skeleton's joints to model.nodes.
+Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& model);
+
+// Decodes the mesh; it is skinned against model.nodes when `skinned` (a skeleton was read).
+Status readMesh(const std::filesystem::path& path, std::span<const std::byte> bytes, bool skinned,
+                MeshAllocator& allocator, Model& model);
+
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target);
+
+Status write(const Model& model, const std::filesystem::path& path);
+
+} // namespace horde::emi

@@ -1,0 +1,27 @@
+#include "gltf/gltf.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gltf/reader.h"
+#include "gltf/writer.h"
+
+namespace horde {
+
+namespace {
+bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return true;
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".gltf" || ext == ".glb";
+}
+} // namespace
+
+const Format& gltfFormat() {
+    static const Format format{
+        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::load, gltf::loadClips, gltf::write, ".glb"};
+    return format;
+}
+
+} // namespace horde

@@ -1,0 +1,45 @@
+#include <cstring>
+
+#include "anim_reader.h"
+#include "grimrock.h"
+#include "model_reader.h"
+#include "writer.h"
+
+namespace horde {
+
+namespace {
+bool starts(std::span<const std::byte> bytes, const char* magic) {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), magic, 4) == 0;
+}
+
+// Magic alone decides: .model and .animation are names other games use too.
+bool detect(const std::filesystem::path&, std::span<const std::byte> bytes) {
+    return starts(bytes, "MDL1") || starts(bytes, "ANIM");
+}
+
+Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions&,
+                   MeshAllocator& allocator) {
+    if (starts(bytes, "ANIM"))
+        return Error{path.string() + ": offset 0 (0x0): magic: a Grimrock animation, not a model; pass it with --anim next to its .model"};
+    return grimrock::readModel(path, bytes, allocator);
+}
+
+Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
+    return grimrock::readAnimation(path, bytes, target);
+}
+
+Status write(const Model& model, const std::filesystem::path& path) {
+    grimrock::Conversion conversion = grimrock::toFileAxes(model.axes);
+    if (Status st = grimrock::writeModel(model, conversion, path); !st) return st;
+    for (const Clip& clip : model.clips)
+        if (Status st = grimrock::writeAnimation(model, clip, conversion, grimrock::animationPath(path, clip.name)); !st) return st;
+    return Ok{};
+}
+} // namespace
+
+const Format& grimrockFormat() {
+    static const Format format{"grimrock", "Legend of Grimrock MDL1 model / ANIM animation", detect, load, loadClips, write};
+    return format;
+}
+
+} // namespace horde

@@ -1,0 +1,28 @@
+#include "swtor.h"
+
+#include <cstring>
+
+#include "swtor_io.h"
+
+namespace horde {
+
+namespace {
+bool detect(const std::filesystem::path&, std::span<const std::byte> bytes) {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), "GAWB", 4) == 0;
+}
+} // namespace
+
+const Format& swtorFormat() {
+    static const Format format{
+        "swtor",
+        "Star Wars: The Old Republic GAWB .gr2 (version 4): meshes, and skeletons given with --skeleton",
+        detect,
+        swtor::load,
+        nullptr, // the spec defines no SWTOR animation format; clips of other formats bind by name
+        swtor::write,
+        ".gr2",
+    };
+    return format;
+}
+
+} // namespace horde

@@ -1,0 +1,520 @@
+// glTF: a .glb built byte by byte (interleaved stride, normalized UVs, byte indices, a matrix
+// node, nodes out of parent order, STEP and CUBICSPLINE keys), forged ranges that must fail
+// before anything is read, every truncation, and the monster through export and import.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "anim/reference.h"
+#include "asset/validate.h"
+#include "gltf/gltf.h"
+#include "loader.h"
+#include "monster.h"
+#include "support/bytes.h"
+
+using horde::test::Bytes;
+using nlohmann::json;
+
+namespace horde {
+namespace {
+
+std::filesystem::path temp(const std::string& name) {
+    return std::filesystem::temp_directory_path() / ("horde_gltf_" + name);
+}
+
+// The binary chunk of the hand-built asset; offsets noted where the JSON points at them.
+Bytes binChunk() {
+    Bytes b;
+    // 0: three vertices, stride 20: position (12 bytes), UV as normalized ubytes (2), padding (6).
+    const float positions[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const uint8_t uvs[3][2] = {{0, 0}, {255, 51}, {0, 255}};
+    for (int v = 0; v < 3; ++v) {
+        for (float p : positions[v])
+            b.f32(p);
+        b.u8(uvs[v][0]).u8(uvs[v][1]).zeros(6);
+    }
+    b.u8(0).u8(1).u8(2).zeros(1);                // 60: indices
+    b.f32(0.0f).f32(1.0f);                       // 64: key times
+    b.f32(0).f32(0).f32(0).f32(5).f32(0).f32(0); // 72: STEP translations
+    for (float v : {9.f, 1.f, 0.f, 0.f, 3.f, 9.f})
+        b.f32(v).f32(v).f32(v); // 96: CUBICSPLINE in, value, out per key
+    return b;                   // 168 bytes
+}
+
+json document() {
+    return json{
+        {"asset", {{"version", "2.0"}}},
+        {"scene", 0},
+        {"scenes", {{{"nodes", {1}}}}},
+        // The child comes first in the file: horde puts its parent first.
+        {"nodes",
+         {{{"name", "tri"}, {"mesh", 0}, {"translation", {0, 1, 0}}},
+          {{"name", "root"},
+           {"children", {0}},
+           {"matrix", {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1}}}}},
+        {"meshes",
+         {{{"name", "triangle"},
+           {"primitives", {{{"attributes", {{"POSITION", 0}, {"TEXCOORD_0", 1}}}, {"indices", 2}}}}}}},
+        {"buffers", {{{"byteLength", 168}}}},
+        {"bufferViews",
+         {{{"buffer", 0}, {"byteOffset", 0}, {"byteLength", 60}, {"byteStride", 20}},
+          {{"buffer", 0}, {"byteOffset", 60}, {"byteLength", 3}},
+          {{"buffer", 0}, {"byteOffset", 64}, {"byteLength", 8}},
+          {{"buffer", 0}, {"byteOffset", 72}, {"byteLength", 24}},
+          {{"buffer", 0}, {"byteOffset", 96}, {"byteLength", 72}}}},
+        {"accessors",
+         {{{"bufferView", 0},
+           {"componentType", 5126},
+           {"count", 3},
+           {"type", "VEC3"},
+           {"min", {0, 0, 0}},
+           {"max", {1, 1, 0}}},
+          {{"bufferView", 0},
+           {"byteOffset", 12},
+           {"componentType", 5121},
+           {"normalized", true},
+           {"count", 3},
+           {"type", "VEC2"}},
+          {{"bufferView", 1}, {"componentType", 5121}, {"count", 3}, {"type", "SCALAR"}},
+          {{"bufferView", 2},
+           {"componentType", 5126},
+           {"count", 2},
+           {"type", "SCALAR"},
+           {"min", {0}},
+           {"max", {1}}},
+          {{"bufferView", 3}, {"componentType", 5126}, {"count", 2}, {"type", "VEC3"}},
+          {{"bufferView", 4}, {"componentType", 5126}, {"count", 6}, {"type", "VEC3"}}}},
+        {"animations",
+         {{{"name", "move"},
+           {"samplers",
+            {{{"input", 3}, {"output", 4}, {"interpolation", "STEP"}},
+             {{"input", 3}, {"output", 5}, {"interpolation", "CUBICSPLINE"}}}},
+           {"channels",
+            {{{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}},
+             {{"sampler", 1}, {"target", {{"node", 1}, {"path", "scale"}}}}}}}}}};
+}
+
+// GLB container (glTF 2.0, section 4.4): header, JSON chunk padded with spaces, BIN chunk.
+std::vector<std::byte> glb(const json& doc, const Bytes& bin) {
+    std::string text = doc.dump();
+    while (text.size() % 4)
+        text += ' ';
+    Bytes b;
+    b.text("glTF").u32(2).u32(uint32_t(12 + 8 + text.size() + 8 + bin.size()));
+    b.u32(uint32_t(text.size())).text("JSON").text(text);
+    b.u32(uint32_t(bin.size())).text("BIN");
+    b.u8(0);
+    for (std::byte x : bin.data())
+        b.u8(uint8_t(x));
+    return b.data();
+}
+
+Result<Model> decode(std::span<const std::byte> bytes, HeapMeshAllocator& allocator) {
+    Result<Model> model = gltfFormat().load("test.glb", bytes, LoadOptions{}, allocator);
+    if (!model) return model;
+    finalizeMeshes(*model);
+    if (Status st = validateModel(*model); !st) return st.error();
+    return model;
+}
+
+std::string failure(const json& doc) {
+    HeapMeshAllocator allocator;
+    Result<Model> model = decode(glb(doc, binChunk()), allocator);
+    return model ? std::string("loaded") : model.error().message;
+}
+
+TEST(Gltf, DetectsByMagicAndExtension) {
+    std::vector<std::byte> bytes = glb(document(), binChunk());
+    EXPECT_TRUE(gltfFormat().detect("any.bin", bytes));
+    EXPECT_TRUE(gltfFormat().detect("scene.GLTF", {}));
+    EXPECT_FALSE(gltfFormat().detect("model.mdl", std::span(bytes).subspan(4)));
+}
+
+TEST(Gltf, DecodesAHandBuiltAsset) {
+    HeapMeshAllocator allocator;
+    std::vector<std::byte> bytes = glb(document(), binChunk());
+    Result<Model> model = decode(bytes, allocator);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->nodes.size(), 2u);
+    EXPECT_EQ(model->nodes[0].name, "root");
+    EXPECT_EQ(model->nodes[0].parent, -1);
+    EXPECT_EQ(model->nodes[1].name, "tri");
+    EXPECT_EQ(model->nodes[1].parent, 0);
+    // The matrix decomposes into T(1,2,3) S(2).
+    EXPECT_NEAR(glm::length(model->nodes[0].translation - glm::vec3(1, 2, 3)), 0.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(model->nodes[0].scale - glm::vec3(2)), 0.0f, 1e-6f);
+    EXPECT_NEAR(std::abs(model->nodes[0].rotation.w), 1.0f, 1e-6f);
+    EXPECT_EQ(model->nodes[1].translation, glm::vec3(0, 1, 0));
+
+    ASSERT_EQ(model->meshes.size(), 1u);
+    const Mesh& mesh = model->meshes[0];
+    EXPECT_EQ(mesh.name, "triangle");
+    EXPECT_EQ(mesh.node, 1u);
+    EXPECT_FALSE(mesh.skinned());
+    ASSERT_EQ(mesh.vertexCount(), 3u);
+    ASSERT_EQ(mesh.indexCount(), 3u);
+    const MeshArrays& a = mesh.arrays();
+    EXPECT_EQ(a.positions[1], glm::vec3(1, 0, 0)); // read at stride 20
+    EXPECT_EQ(a.positions[2], glm::vec3(0, 1, 0));
+    EXPECT_FLOAT_EQ(a.uv0[1].x, 1.0f); // 255 / 255
+    EXPECT_FLOAT_EQ(a.uv0[1].y, 0.2f); // 51 / 255
+    EXPECT_EQ(a.index(2), 2u);
+    for (int v = 0; v < 3; ++v)
+        EXPECT_EQ(a.normals[v], glm::vec3(0, 0, 1)); // no NORMAL: from the face
+    ASSERT_EQ(mesh.submeshes.size(), 1u);
+    EXPECT_EQ(mesh.submeshes[0].material, "default");
+
+    ASSERT_EQ(model->clips.size(), 1u);
+    const Clip& clip = model->clips[0];
+    EXPECT_EQ(clip.name, "move");
+    EXPECT_FLOAT_EQ(clip.duration, 1.0f);
+    ASSERT_EQ(clip.channels.size(), 2u);
+    const Channel& step = clip.channels[0];
+    EXPECT_EQ(step.node, 1u); // glTF node 0 is horde node 1
+    EXPECT_EQ(step.interpolation, Interpolation::Step);
+    EXPECT_EQ(step.times, (std::vector<float>{0.0f, 1.0f}));
+    EXPECT_DOUBLE_EQ(sampleChannel(clip, step, 0.99).x, 0.0); // held until the next key
+    const Channel& cubic = clip.channels[1];
+    EXPECT_EQ(cubic.interpolation, Interpolation::CubicSpline);
+    ASSERT_EQ(cubic.values.size(), 6u);
+    // Zero tangents: 1 + (3 - 1) * (3u^2 - 2u^3) at u = 0.5 is 2.
+    EXPECT_NEAR(sampleChannel(clip, cubic, 0.5).x, 2.0, 1e-6);
+}
+
+TEST(Gltf, AccessorsPastTheirViewFailNamingTheField) {
+    json doc = document();
+    doc["accessors"][0]["count"] = 4; // 4 vertices at stride 20 need 72 bytes of a 60-byte view
+    std::string e = failure(doc);
+    EXPECT_NE(e.find("POSITION"), std::string::npos) << e;
+    EXPECT_NE(e.find("count 4"), std::string::npos) << e;
+
+    doc = document();
+    doc["accessors"][0]["count"] = 0x7fffffff; // forged: fails before anything is allocated
+    e = failure(doc);
+    EXPECT_NE(e.find("count"), std::string::npos) << e;
+
+    doc = document();
+    doc["accessors"][1]["byteOffset"] = 59; // UV element (2 bytes) would end past the view
+    e = failure(doc);
+    EXPECT_NE(e.find("TEXCOORD_0"), std::string::npos) << e;
+
+    doc = document();
+    doc["bufferViews"][4]["byteLength"] = 80; // past the 168-byte buffer
+    e = failure(doc);
+    EXPECT_NE(e.find("bufferView 4"), std::string::npos) << e;
+
+    doc = document();
+    doc["accessors"][5]["count"] = 5; // CUBICSPLINE needs three values per key
+    e = failure(doc);
+    EXPECT_NE(e.find("output has 5 values for 2 keys"), std::string::npos) << e;
+
+    doc = document();
+    doc["accessors"][2]["bufferView"] = 9; // tinygltf checks this index itself
+    e = failure(doc);
+    EXPECT_NE(e.find("accessor[2] invalid bufferView"), std::string::npos) << e;
+}
+
+TEST(Gltf, BrokenStructureFailsCleanly) {
+    json doc = document();
+    doc["nodes"][0]["children"] = {1}; // root -> tri -> root
+    EXPECT_NE(failure(doc).find("node hierarchy has a cycle"), std::string::npos) << failure(doc);
+
+    doc = document();
+    doc["nodes"].push_back({{"name", "second parent"}, {"children", {0}}});
+    EXPECT_NE(failure(doc).find("node 0: has more than one parent"), std::string::npos) << failure(doc);
+
+    doc = document();
+    doc["nodes"][0]["mesh"] = 3;
+    EXPECT_NE(failure(doc).find("mesh 3 out of range"), std::string::npos) << failure(doc);
+
+    doc = document();
+    doc["animations"][0]["channels"][0]["target"]["node"] = 7;
+    EXPECT_NE(failure(doc).find("target node 7"), std::string::npos) << failure(doc);
+
+    doc = document();
+    doc["accessors"][0]["type"] = "VEC2";
+    EXPECT_NE(failure(doc).find("POSITION: accessor 0 has type"), std::string::npos) << failure(doc);
+
+    doc = document();
+    doc["extensionsRequired"] = {"KHR_draco_mesh_compression"};
+    doc["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+    EXPECT_NE(failure(doc).find("KHR_draco_mesh_compression"), std::string::npos) << failure(doc);
+
+    // An index past the vertices is caught by the model's own validation.
+    Bytes bin = binChunk();
+    std::vector<std::byte> bytes = glb(document(), bin);
+    HeapMeshAllocator allocator;
+    std::vector<std::byte> bad = bytes;
+    size_t binStart = bytes.size() - bin.size();
+    bad[binStart + 62] = std::byte{7};
+    Result<Model> model = decode(bad, allocator);
+    ASSERT_FALSE(model);
+    EXPECT_NE(model.error().message.find("index 2 = 7"), std::string::npos) << model.error().message;
+}
+
+TEST(Gltf, EveryTruncationFailsCleanly) {
+    std::vector<std::byte> bytes = glb(document(), binChunk());
+    for (const std::vector<std::byte>& cut : test::truncations(bytes)) {
+        HeapMeshAllocator allocator;
+        Result<Model> model = decode(cut, allocator);
+        EXPECT_FALSE(model) << "a " << cut.size() << "-byte prefix loaded";
+        if (!model) {
+            EXPECT_NE(model.error().message.find("test.glb"), std::string::npos) << model.error().message;
+        }
+    }
+}
+
+TEST(Gltf, ExternalBuffersOnlyBesideTheModel) {
+    std::filesystem::path dir = temp("external");
+    std::filesystem::create_directories(dir);
+    json doc = document();
+    doc["buffers"][0]["uri"] = "/dev/zero";
+    std::ofstream(dir / "a.gltf") << doc.dump();
+    HeapMeshAllocator allocator;
+    Result<Model> model = loadModel(dir / "a.gltf", {}, allocator);
+    ASSERT_FALSE(model);
+    EXPECT_NE(model.error().message.find("a.gltf"), std::string::npos) << model.error().message;
+
+    Bytes bin = binChunk();
+    std::ofstream(dir / "a.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bin.data().data()), std::streamsize(bin.size()));
+    doc["buffers"][0]["uri"] = "a.bin";
+    std::ofstream(dir / "b.gltf") << doc.dump();
+    model = loadModel(dir / "b.gltf", {}, allocator);
+    ASSERT_TRUE(model) << model.error().message;
+    EXPECT_EQ(model->meshes[0].arrays().positions[1], glm::vec3(1, 0, 0));
+}
+
+// ---- The monster through export and import ----
+
+std::map<uint32_t, float> influences(const Mesh& mesh, uint32_t v) {
+    std::map<uint32_t, float> w;
+    for (int k = 0; k < 4; ++k)
+        if (mesh.arrays().weights[v][k] > 0.0f) w[mesh.arrays().joints[v][k]] += mesh.arrays().weights[v][k];
+    return w;
+}
+
+void expectSameCreature(const Model& a, const Model& b) {
+    ASSERT_EQ(a.nodes.size(), b.nodes.size());
+    for (size_t n = 0; n < a.nodes.size(); ++n) {
+        EXPECT_EQ(a.nodes[n].name, b.nodes[n].name);
+        EXPECT_EQ(a.nodes[n].parent, b.nodes[n].parent);
+    }
+    ASSERT_EQ(a.meshes.size(), b.meshes.size());
+    for (size_t m = 0; m < a.meshes.size(); ++m) {
+        const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
+        EXPECT_EQ(ma.name, mb.name);
+        ASSERT_EQ(ma.vertexCount(), mb.vertexCount());
+        ASSERT_EQ(ma.indexCount(), mb.indexCount());
+        ASSERT_EQ(ma.submeshes.size(), mb.submeshes.size());
+        for (size_t s = 0; s < ma.submeshes.size(); ++s)
+            EXPECT_EQ(ma.submeshes[s].material, mb.submeshes[s].material);
+        for (uint32_t v = 0; v < ma.vertexCount(); ++v) {
+            EXPECT_EQ(ma.arrays().positions[v], mb.arrays().positions[v]);
+            std::map<uint32_t, float> wa = influences(ma, v), wb = influences(mb, v);
+            ASSERT_EQ(wa.size(), wb.size()) << "vertex " << v;
+            for (auto [joint, weight] : wa)
+                EXPECT_NEAR(wb[joint], weight, 1e-6f) << "vertex " << v;
+        }
+    }
+    ASSERT_EQ(a.clips.size(), b.clips.size());
+    for (size_t c = 0; c < a.clips.size(); ++c) {
+        EXPECT_EQ(a.clips[c].name, b.clips[c].name);
+        EXPECT_EQ(a.clips[c].duration, b.clips[c].duration);
+        ASSERT_EQ(a.clips[c].channels.size(), b.clips[c].channels.size());
+        for (size_t i = 0; i < a.clips[c].channels.size(); ++i) {
+            const Channel &ca = a.clips[c].channels[i], &cb = b.clips[c].channels[i];
+            EXPECT_EQ(ca.node, cb.node);
+            EXPECT_EQ(ca.path, cb.path);
+            EXPECT_EQ(ca.interpolation, cb.interpolation);
+            EXPECT_EQ(ca.times, cb.times); // exact: keys are never resampled
+            ASSERT_EQ(ca.values.size(), cb.values.size());
+            for (size_t k = 0; k < ca.values.size(); ++k) {
+                bool rotation = ca.path == ChannelPath::Rotation; // translation and scale carry xyz only
+                EXPECT_EQ(rotation ? ca.values[k] : glm::vec4(glm::vec3(ca.values[k]), 0.0f), cb.values[k]);
+            }
+        }
+    }
+}
+
+void expectSamePoses(const Model& a, const Model& b, double radius) {
+    for (int clip = -1; clip < int(a.clips.size()); ++clip)
+        for (double t : {0.0, 0.13, 0.5, 0.77, 1.45}) {
+            std::vector<PosedMesh> pa = poseModel(a, Playback{clip, 0.0, 1.0, true}, t);
+            std::vector<PosedMesh> pb = poseModel(b, Playback{clip, 0.0, 1.0, true}, t);
+            double worst = 0.0;
+            for (size_t m = 0; m < pa.size(); ++m)
+                for (size_t v = 0; v < pa[m].positions.size(); ++v)
+                    worst = std::max(worst, glm::length(pa[m].positions[v] - pb[m].positions[v]));
+            EXPECT_LT(worst, 1e-5 * radius) << "clip " << clip << " at " << t;
+        }
+}
+
+TEST(Gltf, MonsterRoundTripsThroughGlbAndGltf) {
+    HeapMeshAllocator allocator;
+    Model monster = buildMonster(allocator);
+    double radius = bindPoseBounds(monster).radius();
+    for (const char* name : {"monster.glb", "monster.gltf"}) {
+        std::filesystem::path path = temp(name);
+        ASSERT_TRUE(gltfFormat().write(monster, path));
+        Result<Model> back = loadModel(path, {}, allocator);
+        ASSERT_TRUE(back) << back.error().message;
+        EXPECT_EQ(back->format, "gltf");
+        expectSameCreature(monster, *back);
+        expectSamePoses(monster, *back, radius);
+    }
+}
+
+TEST(Gltf, AxesAreConvertedIntoGltfFrame) {
+    HeapMeshAllocator allocator;
+    Model source = buildMonster(allocator);
+    // Present the monster as a Z-up, left-handed file in centimetres whose front faces wind
+    // counter-clockwise in its own frame, hence clockwise once mirrored into glTF's.
+    source.axes.up = Axes::Up::Z;
+    source.axes.leftHanded = true;
+    source.axes.clockwiseFrontFaces = false;
+    source.axes.metresPerUnit = 0.01f;
+    std::filesystem::path path = temp("axes.glb");
+    ASSERT_TRUE(gltfFormat().write(source, path));
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->axes.up, Axes::Up::Y);
+    EXPECT_FALSE(back->axes.leftHanded);
+    EXPECT_EQ(back->axes.metresPerUnit, 1.0f);
+    glm::dmat4 frame(1.0);
+    frame = glm::dmat4(glm::dvec4(1, 0, 0, 0), glm::dvec4(0, 0, 1, 0), glm::dvec4(0, 1, 0, 0),
+                       glm::dvec4(0, 0, 0, 1)) *
+            0.01;
+    frame[3][3] = 1.0; // Z-up mirrored: x stays, file z is up (y), file y goes to z; then centimetres
+    double radius = bindPoseBounds(*back).radius();
+    for (int clip = -1; clip < int(source.clips.size()); ++clip)
+        for (double t : {0.0, 0.37, 1.1}) {
+            std::vector<PosedMesh> a = poseModel(source, Playback{clip, 0.0, 1.0, true}, t);
+            std::vector<PosedMesh> b = poseModel(*back, Playback{clip, 0.0, 1.0, true}, t);
+            double worst = 0.0;
+            for (size_t v = 0; v < a[0].positions.size(); ++v)
+                worst = std::max(worst, glm::length(glm::dvec3(frame * glm::dvec4(a[0].positions[v], 1.0)) -
+                                                    b[0].positions[v]));
+            EXPECT_LT(worst, 1e-5 * radius) << "clip " << clip << " at " << t;
+        }
+    // The mirror flips the winding: the first triangle's 2nd and 3rd corners swap.
+    EXPECT_EQ(source.meshes[0].arrays().index(1), back->meshes[0].arrays().index(2));
+    EXPECT_EQ(source.meshes[0].arrays().index(2), back->meshes[0].arrays().index(1));
+}
+
+// The monster has no cubic channels: one of walk's becomes one, with tangents, wrapping.
+Model withCubicWrap(MeshAllocator& allocator) {
+    Model m = buildMonster(allocator);
+    Channel& c = m.clips[0].channels[0];
+    std::vector<glm::vec4> values;
+    for (size_t k = 0; k < c.times.size(); ++k) {
+        glm::vec4 tangent =
+            c.path == ChannelPath::Rotation ? glm::vec4(0.0f) : glm::vec4(0.5f, -0.25f, 0.125f, 0.0f);
+        values.insert(values.end(), {tangent, c.values[k], tangent});
+    }
+    c.values = values;
+    c.interpolation = Interpolation::CubicSpline;
+    m.clips[0].end = ClipEnd::WrapToFirst;
+    m.clips[0].duration = 1.2f;
+    return m;
+}
+
+TEST(Gltf, CubicSplineKeysRoundTripAndWrap) {
+    HeapMeshAllocator allocator;
+    Model source = withCubicWrap(allocator);
+    std::filesystem::path path = temp("cubic.glb");
+    ASSERT_TRUE(gltfFormat().write(source, path));
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    const Channel &a = source.clips[0].channels[0], &b = back->clips[0].channels[0];
+    EXPECT_EQ(b.interpolation, Interpolation::CubicSpline);
+    ASSERT_EQ(b.times.size(), a.times.size() + 1); // the wrap key
+    ASSERT_EQ(b.values.size(), a.values.size() + 3);
+    // Every source key's value and in-tangent unchanged (the last out-tangent becomes the chord).
+    for (size_t k = 0; k < a.times.size(); ++k) {
+        EXPECT_EQ(a.times[k], b.times[k]);
+        for (size_t part = 0; part < (k + 1 == a.times.size() ? 2u : 3u); ++part)
+            EXPECT_EQ(glm::vec3(a.values[k * 3 + part]), glm::vec3(b.values[k * 3 + part]))
+                << "key " << k << " part " << part;
+    }
+    double radius = bindPoseBounds(source).radius();
+    for (double t : {0.1, 0.55, 1.07, 1.15}) {
+        std::vector<PosedMesh> pa = poseModel(source, Playback{0, 0.0, 1.0, true}, t);
+        std::vector<PosedMesh> pb = poseModel(*back, Playback{0, 0.0, 1.0, true}, t);
+        double worst = 0.0;
+        for (size_t v = 0; v < pa[0].positions.size(); ++v)
+            worst = std::max(worst, glm::length(pa[0].positions[v] - pb[0].positions[v]));
+        EXPECT_LT(worst, 1e-5 * radius) << "at " << t;
+    }
+}
+
+TEST(Gltf, WrapToFirstGetsOneKeyAtTheEnd) {
+    HeapMeshAllocator allocator;
+    Model source = buildMonster(allocator);
+    Clip& walk = source.clips[0];
+    walk.end = ClipEnd::WrapToFirst;
+    walk.duration = 1.25f; // a tail after the last key, blending back into the first
+    std::filesystem::path path = temp("wrap.glb");
+    ASSERT_TRUE(gltfFormat().write(source, path));
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    const Clip& out = back->clips[0];
+    EXPECT_EQ(out.end, ClipEnd::Hold);
+    EXPECT_FLOAT_EQ(out.duration, 1.25f);
+    for (size_t i = 0; i < walk.channels.size(); ++i) {
+        const Channel &a = walk.channels[i], &b = out.channels[i];
+        ASSERT_EQ(b.times.size(), a.times.size() + 1);
+        EXPECT_TRUE(
+            std::equal(a.times.begin(), a.times.end(), b.times.begin())); // the source keys, untouched
+        EXPECT_EQ(b.times.back(), 1.25f);
+    }
+    double radius = bindPoseBounds(source).radius();
+    for (double t : {1.05, 1.12, 1.2}) {
+        std::vector<PosedMesh> a = poseModel(source, Playback{0, 0.0, 1.0, true}, t);
+        std::vector<PosedMesh> b = poseModel(*back, Playback{0, 0.0, 1.0, true}, t);
+        double worst = 0.0;
+        for (size_t v = 0; v < a[0].positions.size(); ++v)
+            worst = std::max(worst, glm::length(a[0].positions[v] - b[0].positions[v]));
+        EXPECT_LT(worst, 1e-5 * radius) << "at " << t;
+    }
+}
+
+TEST(Gltf, RepeatedKeyTimesBecomeStrictlyIncreasing) {
+    HeapMeshAllocator allocator;
+    Model source = buildMonster(allocator);
+    // A jump written as two keys at one time, as formats without stepped keys do.
+    Channel jump;
+    jump.node = 1;
+    jump.path = ChannelPath::Translation;
+    jump.times = {0.0f, 0.5f, 0.5f, 1.0f};
+    jump.values = {glm::vec4(0, 0, 0, 0), glm::vec4(0, 0, 0, 0), glm::vec4(0, 1, 0, 0),
+                   glm::vec4(0, 1, 0, 0)};
+    Channel ramp = jump;
+    ramp.node = 2;
+    ramp.values[3] = glm::vec4(0, 2, 0, 0);
+    source.clips[0].channels = {jump, ramp};
+    std::filesystem::path path = temp("repeat.glb");
+    ASSERT_TRUE(gltfFormat().write(source, path));
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    const Clip& out = back->clips[0];
+    EXPECT_EQ(out.channels[0].interpolation, Interpolation::Step); // constant between jumps: exactly a step
+    EXPECT_EQ(out.channels[0].times, (std::vector<float>{0.0f, 0.5f, 1.0f}));
+    EXPECT_EQ(out.channels[1].interpolation, Interpolation::Linear);
+    EXPECT_EQ(out.channels[1].times, (std::vector<float>{0.0f, std::nextafter(0.5f, 0.0f), 0.5f, 1.0f}));
+    for (double t : {0.25, 0.5, 0.75}) {
+        for (int c = 0; c < 2; ++c)
+            EXPECT_NEAR(glm::length(sampleChannel(source.clips[0], source.clips[0].channels[c], t) -
+                                    sampleChannel(out, out.channels[c], t)),
+                        0.0, 1e-6)
+                << "channel " << c << " at " << t;
+    }
+}
+
+} // namespace
+} // namespace horde

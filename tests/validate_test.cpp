@@ -1,0 +1,287 @@
+// glTF export as users run it: the Khronos glTF-Validator on every exported file, `horde validate`
+// passing a faithful conversion and failing a broken one, and every registered writer's output
+// converted on to glTF, re-imported and validated against the file it came from.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/file.h"
+#include "gltf/gltf.h"
+#include "loader.h"
+#include "monster.h"
+
+using nlohmann::json;
+
+namespace horde {
+namespace {
+
+struct Outcome {
+    int code;
+    std::string out;
+};
+
+Outcome shell(const std::string& command) {
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    std::string out;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
+        out.append(buffer, n);
+    int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string quote(const std::filesystem::path& p) {
+    std::string q(1, '\'');
+    q.append(p.string()).push_back('\'');
+    return q;
+}
+
+Outcome horde(const std::string& args) {
+    return shell(std::string(HORDE_CLI) + " " + args);
+}
+
+std::filesystem::path temp(const std::string& name) {
+    std::filesystem::path p = std::filesystem::temp_directory_path() / "horde_validate_test" / name;
+    std::filesystem::create_directories(p.parent_path());
+    return p;
+}
+
+// Warnings the Khronos validator gives for what horde writes on purpose (docs/formats/gltf.md).
+const std::set<std::string> kExplainedWarnings{
+    "ANIMATION_CHANNEL_TARGET_NODE_SKIN", // the skinned mesh's node is also an animated joint
+    "NODE_SKINNED_MESH_NON_ROOT",         // a skinned mesh on a child node, as the source file has it
+};
+
+void expectKhronosValid(const std::filesystem::path& file) {
+    Outcome r = shell("node " + quote(std::filesystem::path(HORDE_SOURCE_DIR) / "scripts/gltf-validate.mjs") +
+                      " " + quote(file));
+    ASSERT_NE(r.code, 2) << "the Khronos validator did not run (scripts/setup installs it):\n" << r.out;
+    json report = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(report.is_discarded()) << r.out;
+    EXPECT_EQ(report["issues"]["numErrors"], 0) << file << ":\n" << report["issues"].dump(2).substr(0, 4000);
+    EXPECT_EQ(r.code, 0);
+    for (const json& m : report["issues"]["messages"])
+        if (m["severity"] == 1) {
+            EXPECT_TRUE(kExplainedWarnings.count(m["code"])) << file << ": unexplained warning " << m.dump();
+        }
+}
+
+TEST(Validate, MonsterExportIsValidGltfAndPasses) {
+    for (const char* name : {"monster.glb", "monster.gltf"}) {
+        std::filesystem::path out = temp(name), report = temp(std::string(name) + "_report");
+        ASSERT_EQ(horde("convert monster --to gltf --out " + quote(out)).code, 0);
+        expectKhronosValid(out);
+        Outcome r = horde("validate monster " + quote(out) + " --report " + quote(report));
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_TRUE(std::filesystem::exists(report / "index.html"));
+        EXPECT_TRUE(std::filesystem::exists(report / "diff_0.png"));
+        json j = json::parse(std::ifstream(report / "report.json"));
+        EXPECT_EQ(j["passed"], true);
+        for (const json& pose : j["poses"])
+            EXPECT_LT(pose["max_position_error"].get<double>(), 1e-5) << pose.dump();
+    }
+}
+
+TEST(Validate, ABrokenInverseBindFails) {
+    std::filesystem::path good = temp("good.glb"), broken = temp("broken.glb"),
+                          report = temp("broken_report");
+    ASSERT_EQ(horde("convert monster --to gltf --out " + quote(good)).code, 0);
+    HeapMeshAllocator allocator;
+    Result<Model> model = loadModel(good, {}, allocator);
+    ASSERT_TRUE(model) << model.error().message;
+    // One joint's bind moved by a tenth of a unit: everything it drives lands elsewhere.
+    glm::mat4& inverseBind = model->skins[0].inverseBind[5];
+    inverseBind[3] += glm::vec4(0.1f, 0.0f, 0.0f, 0.0f);
+    ASSERT_TRUE(gltfFormat().write(*model, broken));
+    expectKhronosValid(broken);
+    Outcome r = horde("validate monster " + quote(broken) + " --report " + quote(report));
+    EXPECT_EQ(r.code, 4) << r.out;
+    json j = json::parse(std::ifstream(report / "report.json"));
+    EXPECT_EQ(j["passed"], false);
+    for (const json& c : j["checks"])
+        EXPECT_EQ(c["passed"], true) << c.dump(); // same structure...
+    EXPECT_EQ(j["poses"][0]["passed"], false);    // ...posed elsewhere
+    EXPECT_GT(j["poses"][0]["max_position_error"].get<double>(), 1e-3);
+    // Thresholds are the user's: loose enough, the same files pass.
+    EXPECT_EQ(
+        horde("validate monster " + quote(broken) + " --max-position-error 1 --max-differing-pixels 100")
+            .code,
+        0);
+}
+
+// What the monster alone never exercises, all at once: Z-up left-handed centimetres (converted
+// axes, flipped winding), a wrapping clip with a cubic channel (the appended key and chord
+// tangents), a jump written as a repeated key time (made strictly increasing).
+TEST(Validate, UnusualExportsAreValidGltf) {
+    HeapMeshAllocator allocator;
+    Model m = buildMonster(allocator);
+    m.axes.up = Axes::Up::Z;
+    m.axes.leftHanded = true;
+    m.axes.metresPerUnit = 0.01f;
+    Clip& walk = m.clips[0];
+    walk.end = ClipEnd::WrapToFirst;
+    walk.duration = 1.2f;
+    for (Channel& c : walk.channels) {
+        if (c.path == ChannelPath::Rotation) continue;
+        std::vector<glm::vec4> values;
+        for (glm::vec4 v : c.values)
+            values.insert(values.end(), {glm::vec4(0.5f, 0, 0, 0), v, glm::vec4(0, -0.5f, 0, 0)});
+        c.values = values;
+        c.interpolation = Interpolation::CubicSpline;
+        break;
+    }
+    Channel jump;
+    jump.node = 3;
+    jump.times = {0.0f, 0.5f, 0.5f, 1.0f};
+    jump.values = {glm::vec4(0), glm::vec4(0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 2, 0, 0)};
+    m.clips[1].channels.push_back(jump);
+    for (const char* name : {"unusual.glb", "unusual.gltf"}) {
+        std::filesystem::path out = temp(name);
+        ASSERT_TRUE(gltfFormat().write(m, out));
+        expectKhronosValid(out);
+    }
+}
+
+TEST(Validate, BadInputExitsTwo) {
+    std::filesystem::path good = temp("bad_input.glb");
+    ASSERT_EQ(horde("convert monster --to gltf --out " + quote(good)).code, 0);
+    EXPECT_EQ(horde("validate monster /nonexistent/x.glb").code, 2);
+    EXPECT_EQ(horde("validate monster " + quote(good) + " --clip nosuchclip").code, 2);
+    Outcome help = horde("validate --help");
+    EXPECT_NE(help.out.find("4 fail"), std::string::npos) << help.out;
+}
+
+// ---- Every registered writer: monster -> format -> glTF ----
+
+// Where the writer puts its main file: its declared extension, else the first one its description
+// names under which its own detect() accepts what it wrote.
+std::string mainExtension(const Format& f, const std::filesystem::path& dir) {
+    if (f.extension) return f.extension;
+    std::filesystem::path probe = dir / "probe" / "monster.out";
+    std::filesystem::create_directories(probe.parent_path());
+    if (horde("convert monster --to " + std::string(f.id) + " --out " + quote(probe)).code != 0)
+        return ".out";
+    Result<MappedFile> file = MappedFile::open(probe);
+    if (!file) return ".out";
+    std::string d = f.description;
+    for (size_t at = d.find('.'); at != std::string::npos; at = d.find('.', at + 1)) {
+        size_t end = at + 1;
+        while (end < d.size() && std::isalnum(static_cast<unsigned char>(d[end])))
+            ++end;
+        std::string ext = d.substr(at, end - at);
+        if (ext.size() > 1 && f.detect("monster" + ext, file->bytes())) return ext;
+    }
+    return ".out";
+}
+
+// What the writer wrote beside its main file, sorted into --skeleton and --anim by trying them:
+// a skeleton is what the main file needs to load (or gains nodes from), an animation adds clips.
+struct Companions {
+    std::string skeleton;
+    std::vector<std::string> anims;
+    std::vector<std::string> unknown;
+    std::string flags() const {
+        std::string s = skeleton.empty() ? "" : " --skeleton " + quote(skeleton);
+        for (const std::string& a : anims)
+            s += " --anim " + quote(a);
+        return s;
+    }
+};
+
+Companions classify(const std::filesystem::path& main) {
+    std::vector<std::string> others;
+    for (const auto& entry : std::filesystem::directory_iterator(main.parent_path()))
+        if (entry.is_regular_file() && entry.path() != main) others.push_back(entry.path().string());
+    std::sort(others.begin(), others.end());
+    HeapMeshAllocator allocator;
+    Result<Model> alone = loadModel(main, {}, allocator);
+    Companions c;
+    for (const std::string& o : others) {
+        LoadOptions options;
+        options.skeleton = o;
+        Result<Model> with = loadModel(main, options, allocator);
+        if (with && (!alone || with->nodes.size() > alone->nodes.size())) {
+            c.skeleton = o;
+            break;
+        }
+    }
+    for (const std::string& o : others) {
+        if (o == c.skeleton) continue;
+        LoadOptions options;
+        options.skeleton = c.skeleton;
+        options.anims = {o};
+        Result<Model> with = loadModel(main, options, allocator);
+        if (with && !with->clips.empty() && !with->clips.back().source.empty())
+            c.anims.push_back(o);
+        else
+            c.unknown.push_back(o);
+    }
+    return c;
+}
+
+TEST(Validate, EveryWriterConvertsOnToGltf) {
+    size_t tested = 0;
+    for (const Format* f : formats()) {
+        if (!f->write || std::string(f->id) == "gltf") continue;
+        SCOPED_TRACE(f->id);
+        ++tested;
+        std::filesystem::path dir = temp(std::string("formats/") + f->id);
+        std::filesystem::remove_all(dir);
+        std::filesystem::path main = dir / "source" / ("monster" + mainExtension(*f, dir));
+        std::filesystem::create_directories(main.parent_path());
+        Outcome wrote = horde("convert monster --to " + std::string(f->id) + " --out " + quote(main));
+        ASSERT_EQ(wrote.code, 0) << wrote.out;
+        Companions companions = classify(main);
+        EXPECT_TRUE(companions.unknown.empty())
+            << "files the test could not place: " << companions.unknown.front();
+
+        std::filesystem::path glb = dir / "monster.glb";
+        Outcome converted =
+            horde("convert " + quote(main) + companions.flags() + " --to gltf --out " + quote(glb));
+        ASSERT_EQ(converted.code, 0) << converted.out;
+        expectKhronosValid(glb);
+
+        HeapMeshAllocator allocator;
+        LoadOptions options;
+        options.skeleton = companions.skeleton;
+        for (const std::string& a : companions.anims)
+            options.anims.emplace_back(a);
+        Result<Model> source = loadModel(main, options, allocator);
+        Result<Model> back = loadModel(glb, {}, allocator);
+        ASSERT_TRUE(source) << source.error().message;
+        ASSERT_TRUE(back) << back.error().message;
+        ASSERT_EQ(back->nodes.size(), source->nodes.size());
+        ASSERT_EQ(back->meshes.size(), source->meshes.size());
+        for (size_t m = 0; m < source->meshes.size(); ++m)
+            EXPECT_EQ(back->meshes[m].vertexCount(), source->meshes[m].vertexCount());
+        ASSERT_EQ(back->clips.size(), source->clips.size());
+        for (size_t c = 0; c < source->clips.size(); ++c) {
+            EXPECT_EQ(back->clips[c].name, source->clips[c].name);
+            ASSERT_EQ(back->clips[c].channels.size(), source->clips[c].channels.size());
+            for (size_t i = 0; i < source->clips[c].channels.size(); ++i) {
+                // Every source key is in the export at its exact time (glTF may add a wrap key).
+                const std::vector<float>& a = source->clips[c].channels[i].times;
+                const std::vector<float>& b = back->clips[c].channels[i].times;
+                for (float t : a)
+                    EXPECT_TRUE(std::find(b.begin(), b.end(), t) != b.end() ||
+                                std::find(b.begin(), b.end(), std::nextafter(t, 0.0f)) != b.end())
+                        << source->clips[c].name << " channel " << i << " lost key " << t;
+            }
+        }
+        Outcome validated = horde("validate " + quote(main) + " " + quote(glb) + companions.flags() +
+                                  " --report " + quote(dir / "report"));
+        EXPECT_EQ(validated.code, 0) << validated.out;
+    }
+    std::printf("formats with writers tested: %zu\n", tested);
+}
+
+} // namespace
+} // namespace horde
