@@ -38,7 +38,8 @@ Status write(const Model& model, const std::filesystem::path& path) {
 } // namespace
 
 const Format& grimrockFormat() {
-    static const Format format{"grimrock", "Legend of Grimrock MDL1 model / ANIM animation", detect, load, loadClips, write};
+    static const Format format{"grimrock", "Legend of Grimrock MDL1 model / ANIM animation", detect, load, loadClips, write,
+                               ".model"};
     return format;
 }
 
