@@ -13,6 +13,7 @@
 #include "emi/emi.h"
 #include "monster.h"
 #include "support/bytes.h"
+#include "support/counting_allocator.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -21,17 +22,7 @@ namespace {
 
 const Format& emi() { return emiFormat(); }
 
-class CountingAllocator final : public MeshAllocator {
-  public:
-    std::unique_ptr<MeshStorage> allocate(const MeshLayout& layout, std::string_view name) override {
-        ++calls;
-        return heap.allocate(layout, name);
-    }
-    int calls = 0;
-
-  private:
-    HeapMeshAllocator heap;
-};
+using horde::test::CountingAllocator;
 
 const float kS45 = 0.70710678f; // sin 45 degrees = cos 45 degrees
 

@@ -12,6 +12,7 @@
 #include "monster.h"
 #include "render/view.h"
 #include "support/bytes.h"
+#include "support/counting_allocator.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -20,17 +21,7 @@ namespace {
 
 const Format& grimrock() { return grimrockFormat(); }
 
-class CountingAllocator final : public MeshAllocator {
-  public:
-    std::unique_ptr<MeshStorage> allocate(const MeshLayout& layout, std::string_view name) override {
-        ++calls;
-        return heap.allocate(layout, name);
-    }
-    int calls = 0;
-
-  private:
-    HeapMeshAllocator heap;
-};
+using horde::test::CountingAllocator;
 
 Bytes& str(Bytes& b, const std::string& s) { return b.i32(int32_t(s.size())).text(s); }
 Bytes& vec3(Bytes& b, float x, float y, float z) { return b.f32(x).f32(y).f32(z); }

@@ -12,6 +12,7 @@
 #include "anim/reference.h"
 #include "monster.h"
 #include "support/bytes.h"
+#include "support/counting_allocator.h"
 #include "swtor/swtor.h"
 
 using namespace horde;
@@ -21,17 +22,7 @@ namespace {
 
 const Format& swtor() { return swtorFormat(); }
 
-class CountingAllocator final : public MeshAllocator {
-  public:
-    std::unique_ptr<MeshStorage> allocate(const MeshLayout& layout, std::string_view name) override {
-        ++calls;
-        return heap.allocate(layout, name);
-    }
-    int calls = 0;
-
-  private:
-    HeapMeshAllocator heap;
-};
+using horde::test::CountingAllocator;
 
 std::filesystem::path tempDir(const std::string& name) {
     auto dir = std::filesystem::temp_directory_path() / ("horde_swtor_" + std::to_string(getpid()) + "_" + name);
