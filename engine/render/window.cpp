@@ -65,7 +65,10 @@ Swapchain::Swapchain(Device& device, Window& window, uint32_t slots) : device_(d
 }
 
 Swapchain::~Swapchain() {
+    // Presentation holds semaphores no fence covers; shutdown is the one place to wait for it.
+    vkQueueWaitIdle(device_.queue());
     destroyImages();
+    for (VkSemaphore s : rendered_) vkDestroySemaphore(device_.get(), s, nullptr);
     if (swapchain_) vkDestroySwapchainKHR(device_.get(), swapchain_, nullptr);
     for (VkSemaphore s : acquired_) vkDestroySemaphore(device_.get(), s, nullptr);
     vkDestroySurfaceKHR(device_.instance(), surface_, nullptr);
@@ -73,9 +76,7 @@ Swapchain::~Swapchain() {
 
 void Swapchain::destroyImages() {
     for (VkImageView v : views_) vkDestroyImageView(device_.get(), v, nullptr);
-    for (VkSemaphore s : rendered_) vkDestroySemaphore(device_.get(), s, nullptr);
     views_.clear();
-    rendered_.clear();
     depth_.clear();
     images_.clear();
 }
@@ -135,9 +136,12 @@ void Swapchain::create() {
         VkImageView v;
         VK_CHECK(vkCreateImageView(device_.get(), &view, nullptr, &v));
         views_.push_back(v);
-        VkSemaphore s;
-        VK_CHECK(vkCreateSemaphore(device_.get(), &semaphore, nullptr, &s));
-        rendered_.push_back(s);
+        // Kept across rebuilds: a pending present may still wait on one (no fence says when).
+        if (i >= rendered_.size()) {
+            VkSemaphore s;
+            VK_CHECK(vkCreateSemaphore(device_.get(), &semaphore, nullptr, &s));
+            rendered_.push_back(s);
+        }
         depth_.emplace_back(device_, extent_, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                             VK_IMAGE_ASPECT_DEPTH_BIT, "swapchain depth " + std::to_string(i));
     }

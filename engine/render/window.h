@@ -71,7 +71,7 @@ class Swapchain {
     std::vector<VkImage> images_;
     std::vector<VkImageView> views_;
     std::vector<Image> depth_;
-    std::vector<VkSemaphore> rendered_; // per image
+    std::vector<VkSemaphore> rendered_; // per image, kept across rebuilds
     std::vector<VkSemaphore> acquired_; // per slot
     bool stale_ = false;
 };
