@@ -28,13 +28,6 @@ std::string readString(Reader& r, std::string_view field);
 // Three basis columns then the translation: p' = x*baseX + y*baseY + z*baseZ + translation.
 glm::mat4 readMat4x3(Reader& r, std::string_view field);
 
-// A local transform split into rest TRS. Shear cannot be held by TRS: when the basis columns
-// are not orthogonal the nearest rotation is kept and `sheared` is set (the caller warns).
-struct Decomposed {
-    Node trs;
-    bool sheared = false;
-};
-Decomposed decompose(const glm::mat4& local);
 
 // Little-endian output for the writers.
 class Output {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "asset/decompose.h"
 #include "grimrock_file.h"
 #include "mesh_entity.h"
 
@@ -55,12 +56,12 @@ bool readNode(Reader& r, uint32_t index, uint32_t nodeCount, Model& model, MeshA
         return r.failAt(parentAt, at + ".parent", "the first node is the root; its parent must be -1, not " + std::to_string(node.parent));
     if (node.parent < -1 || node.parent >= int32_t(index))
         return r.failAt(parentAt, at + ".parent", "parent " + std::to_string(node.parent) + " does not precede the node");
-    Decomposed trs = decompose(local);
+    SplitTransform trs = splitTransform(local);
     if (trs.sheared)
         model.warnings.push_back("node '" + node.name + "': local transform has shear, which TRS cannot hold; kept its nearest rotation and scale");
-    node.translation = trs.trs.translation;
-    node.rotation = trs.trs.rotation;
-    node.scale = trs.trs.scale;
+    node.translation = trs.translation;
+    node.rotation = trs.rotation;
+    node.scale = trs.scale;
     model.nodes.push_back(node);
 
     switch (type) {

@@ -21,15 +21,6 @@ uint32_t u32At(std::span<const std::byte> bytes, size_t at) {
     std::memcpy(&v, bytes.data() + at, 4);
     return v;
 }
-
-// Above this cosine between basis columns the bone is called sheared; float noise stays far below.
-constexpr float kShearTolerance = 1e-3f;
-constexpr float kTiny = 1e-12f;
-
-glm::vec3 perpendicular(glm::vec3 a) {
-    glm::vec3 other = std::abs(a.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
-    return glm::normalize(glm::cross(a, other));
-}
 } // namespace
 
 uint32_t vertexSizeFor(uint16_t mask) {
@@ -144,30 +135,6 @@ glm::mat4 readMatrix(Reader& r, std::string_view field) {
     return m;
 }
 
-Decomposed decompose(const glm::mat4& local) {
-    Decomposed out;
-    out.trs.translation = glm::vec3(local[3]);
-    glm::vec3 axis[3] = {glm::vec3(local[0]), glm::vec3(local[1]), glm::vec3(local[2])};
-    glm::vec3 scale(glm::length(axis[0]), glm::length(axis[1]), glm::length(axis[2]));
-    // A mirrored basis keeps a proper rotation by negating the X scale.
-    if (glm::dot(axis[0], glm::cross(axis[1], axis[2])) < 0.0f) scale.x = -scale.x;
-    out.lossy = local[0][3] != 0.0f || local[1][3] != 0.0f || local[2][3] != 0.0f || local[3][3] != 1.0f;
-    for (int i = 0; i < 3; ++i) {
-        if (std::abs(scale[i]) > kTiny) axis[i] /= scale[i];
-        else out.lossy = true;
-    }
-    if (std::abs(glm::dot(axis[0], axis[1])) > kShearTolerance || std::abs(glm::dot(axis[0], axis[2])) > kShearTolerance ||
-        std::abs(glm::dot(axis[1], axis[2])) > kShearTolerance)
-        out.lossy = true;
-    // Gram-Schmidt keeps X, then the part of Y orthogonal to it; Z completes a right-handed basis.
-    glm::vec3 x = std::abs(scale.x) > kTiny ? axis[0] : glm::vec3(1, 0, 0);
-    glm::vec3 y = axis[1] - glm::dot(axis[1], x) * x;
-    y = glm::length(y) > kTiny ? glm::normalize(y) : perpendicular(x);
-    glm::vec3 z = glm::cross(x, y);
-    out.trs.rotation = glm::normalize(glm::quat_cast(glm::mat3(x, y, z)));
-    out.trs.scale = scale;
-    return out;
-}
 
 uint8_t packUnit(float v) {
     float b = std::round(std::clamp(v, -1.0f, 1.0f) * 127.0f + 127.0f);

@@ -69,13 +69,6 @@ std::string readName(Reader& r, std::string_view field);
 // does the same: the file's rows are glm's columns, so the floats load in order.
 glm::mat4 readMatrix(Reader& r, std::string_view field);
 
-// A bone-to-parent matrix split into rest TRS. TRS cannot hold shear, a zero scale or a
-// projective row: then the nearest rotation is kept and `lossy` is set (the caller warns).
-struct Decomposed {
-    Node trs;
-    bool lossy = false;
-};
-Decomposed decompose(const glm::mat4& local);
 
 // Normal and tangent components are bytes: (b - 127) / 127.
 inline float unpackUnit(uint8_t b) { return (float(b) - 127.0f) / 127.0f; }

@@ -3,10 +3,13 @@
 // name), attachments become socket nodes.
 #include <unordered_map>
 
+#include "asset/decompose.h"
 #include "core/file.h"
 #include "mesh_decode.h"
 #include "skeleton_decode.h"
 #include "swtor_io.h"
+
+#include "asset/decompose.h"
 
 namespace horde::swtor {
 
@@ -52,9 +55,12 @@ class Builder {
 
     void addBones(const std::vector<Bone>& bones) {
         for (const Bone& b : bones) {
-            Decomposed d = decompose(b.boneToParent);
-            if (d.lossy) warn("bone '" + b.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
-            Node node = d.trs;
+            SplitTransform d = splitTransform(b.boneToParent);
+            if (d.sheared || d.degenerate || d.projective) warn("bone '" + b.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
+            Node node;
+            node.translation = d.translation;
+            node.rotation = d.rotation;
+            node.scale = d.scale;
             node.name = b.name;
             node.parent = b.parent;
             if (!byName_.try_emplace(b.name, uint32_t(model_.nodes.size())).second)
@@ -122,9 +128,12 @@ class Builder {
                 model_.extras.push_back({"socket", "", "'" + a.name + "' on bone '" + a.bone + "' (not loaded)"});
                 continue;
             }
-            Decomposed d = decompose(a.transform);
-            if (d.lossy) warn("attachment '" + a.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
-            Node node = d.trs;
+            SplitTransform d = splitTransform(a.transform);
+            if (d.sheared || d.degenerate || d.projective) warn("attachment '" + a.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
+            Node node;
+            node.translation = d.translation;
+            node.rotation = d.rotation;
+            node.scale = d.scale;
             node.name = a.name;
             node.parent = int32_t(it->second);
             model_.nodes.push_back(std::move(node));
