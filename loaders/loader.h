@@ -2,6 +2,7 @@
 // One entry point for every file format: detects the format, decodes straight into storage from
 // the given allocator, binds extra animation files, and validates the result. A failed load
 // returns one error and leaves nothing behind.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -10,6 +11,16 @@
 #include "core/result.h"
 
 namespace horde {
+
+// What a decoder may allocate for mesh storage (and, separately, for animation keys): at most
+// kStoragePerInputByte bytes per byte of its input, plus kStorageSlack. A Grimrock vertex can sit in one byte of the file and take 80
+// bytes of storage; anything far beyond that means a count or a shared structure was trusted.
+// glTF checks it as it decodes (meshes placed on many nodes are stored once per node); the other
+// formats stay within it by checking every count against the bytes that hold its elements, and
+// NWN and SWTOR also what structures pointing at the same bytes add up to (nwn_file.h,
+// swtor_load.cpp). The fuzz targets hold every decode to it.
+constexpr uint64_t kStoragePerInputByte = 128;
+constexpr uint64_t kStorageSlack = uint64_t(1) << 20;
 
 struct LoadOptions {
     std::filesystem::path skeleton;             // formats whose skeleton is a separate file

@@ -1,3 +1,8 @@
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "anim/reference.h"
@@ -27,6 +32,32 @@ TEST(Influences, IgnoresZeroNegativeAndNaN) {
     EXPECT_FLOAT_EQ(four.weights.y + four.weights.z + four.weights.w, 0.0f);
     FourInfluences none = strongestFour({});
     EXPECT_EQ(none.weights, glm::vec4(0.0f));
+}
+
+// The four-slot form takes a shortcut when the slots are already strongest first; it must
+// agree with the general selection bit for bit, whatever the slots hold.
+TEST(Influences, FourSlotShortcutMatchesTheGeneralSelection) {
+    const float values[] = {0.0f, -0.0f, 0.25f, 0.5f, 1.0f, 0.1f, 1e-30f, -1.0f, std::nanf(""), INFINITY, 3e38f, 0.3333333f};
+    std::mt19937 random(7);
+    std::uniform_int_distribution<size_t> pick(0, std::size(values) - 1);
+    int sortedCases = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        uint16_t joints[4] = {uint16_t(trial % 50), 3, 60000, 11};
+        float weights[4];
+        for (float& w : weights) w = values[pick(random)];
+        if (trial % 2 == 0) std::sort(weights, weights + 4, [](float a, float b) { return a > b; });
+        sortedCases += weights[0] >= weights[1] && weights[1] >= weights[2] && weights[2] >= weights[3];
+        Influence general[4];
+        for (int k = 0; k < 4; ++k) general[k] = Influence{joints[k], weights[k]};
+        FourInfluences expected = strongestFour(general);
+        glm::u16vec4 fastJoints(joints[0], joints[1], joints[2], joints[3]);
+        glm::vec4 fastWeights(weights[0], weights[1], weights[2], weights[3]);
+        keepStrongestFour(fastJoints, fastWeights);
+        ASSERT_EQ(fastJoints, expected.joints) << trial;
+        ASSERT_EQ(std::memcmp(&fastWeights, &expected.weights, sizeof(glm::vec4)), 0)
+            << trial << ": " << weights[0] << " " << weights[1] << " " << weights[2] << " " << weights[3];
+    }
+    EXPECT_GT(sortedCases, 5000) << "the shortcut itself was exercised";
 }
 
 TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {

@@ -15,8 +15,9 @@ struct CliRun {
     std::string out;
 };
 
-CliRun horde(const std::string& args) {
-    std::string command = std::string(HORDE_CLI) + " " + args + " 2>/dev/null";
+// `withErrors`: stderr joins the output (the messages users act on), else it is dropped.
+CliRun horde(const std::string& args, bool withErrors = false) {
+    std::string command = std::string(HORDE_CLI) + " " + args + (withErrors ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     std::string out;
     char buffer[4096];
@@ -90,4 +91,12 @@ TEST(Cli, RenderWritesAPng) {
     char magic[8] = {};
     file.read(magic, 8);
     EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+}
+
+TEST(Cli, ACrowdTooBigForTheDeviceIsDeviceTrouble) {
+    CliRun r = horde("crowd --headless --count 1048576 --frames 1 --validation --out " + temp("huge.png").string(), true);
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_NE(r.out.find("horde: device error: a crowd of 1048576 needs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("MiB of per-frame buffers; the device heap has"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(temp("huge.png")));
 }

@@ -23,4 +23,26 @@ struct FourInfluences {
 // Negative or non-finite weights count as zero. Input order breaks ties (stable).
 FourInfluences strongestFour(std::span<const Influence> influences);
 
+// One vertex's four influence slots, as vertex arrays store them, reduced in place to what
+// strongestFour keeps, bit for bit. Files written by skinning tools almost always hold the
+// slots strongest first already; then only the renormalization is left, and the selection and
+// sort are skipped. Loaders decode the raw slots into the streams first and reduce them in a
+// pass of their own, so the slots are read back long after they were written.
+inline void keepStrongestFour(glm::u16vec4& joints, glm::vec4& weights) {
+    const glm::vec4 w = weights;
+    const float sum = w.x + w.y + w.z + w.w;
+    // Strongest first, finite and not negative; a NaN fails every comparison.
+    const bool sorted = (w.x >= w.y) & (w.y >= w.z) & (w.z >= w.w) & (w.w >= 0.0f) & (w.x <= 3.4e38f);
+    if (sorted && sum > 0.0f) {
+        joints *= glm::u16vec4(glm::greaterThan(w, glm::vec4(0.0f)));
+        weights = w / sum + 0.0f; // adding +0 turns a -0 slot into the +0 strongestFour leaves there
+        return;
+    }
+    Influence all[4];
+    for (int k = 0; k < 4; ++k) all[k] = Influence{joints[k], w[k]};
+    FourInfluences four = strongestFour(std::span<const Influence>(all, 4));
+    joints = four.joints;
+    weights = four.weights;
+}
+
 } // namespace horde

@@ -31,7 +31,8 @@ FrameSlots::FrameSlots(Device& device, uint32_t count) : device_(device), slots_
 FrameSlots::~FrameSlots() {
     for (uint32_t i = 0; i < slots_.size(); ++i) {
         Slot& s = slots_[i];
-        if (s.pending) vkWaitForFences(device_.get(), 1, &s.fence, VK_TRUE, UINT64_MAX);
+        // Bounded, and no throw from a destructor: on a lost device the frame loop has already thrown.
+        if (s.pending) vkWaitForFences(device_.get(), 1, &s.fence, VK_TRUE, kFenceTimeoutNs);
         vkDestroyFence(device_.get(), s.fence, nullptr);
         vkDestroyCommandPool(device_.get(), s.pool, nullptr);
     }
@@ -40,7 +41,7 @@ FrameSlots::~FrameSlots() {
 bool FrameSlots::wait(uint32_t slot) {
     Slot& s = slots_[slot];
     if (!s.pending) return false;
-    VK_CHECK(vkWaitForFences(device_.get(), 1, &s.fence, VK_TRUE, UINT64_MAX));
+    device_.waitForFence(s.fence, "a frame");
     VK_CHECK(vkResetFences(device_.get(), 1, &s.fence));
     s.pending = false;
     return true;

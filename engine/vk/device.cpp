@@ -257,6 +257,16 @@ void Device::setName(VkObjectType type, uint64_t handle, std::string_view name) 
     vkSetDebugUtilsObjectNameEXT(device_, &info);
 }
 
+void Device::waitForFence(VkFence fence, std::string_view what, uint64_t timeoutNs) const {
+    VkResult result = vkWaitForFences(device_, 1, &fence, VK_TRUE, timeoutNs);
+    if (result == VK_TIMEOUT)
+        throw VulkanError(std::string(what) + " did not finish within " + std::to_string(timeoutNs / 1'000'000) +
+                              " ms: the device is hung or lost",
+                          VK_ERROR_DEVICE_LOST);
+    if (result != VK_SUCCESS)
+        throw VulkanError(std::string(what) + ": waiting for the GPU failed with " + resultName(result), result);
+}
+
 void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = immediatePool_;
@@ -277,7 +287,7 @@ void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &cmd;
         VK_CHECK(vkQueueSubmit(queue_, 1, &submit, fence));
-        VK_CHECK(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
+        waitForFence(fence, "immediate commands");
     } catch (...) {
         if (fence) vkDestroyFence(device_, fence, nullptr);
         vkFreeCommandBuffers(device_, immediatePool_, 1, &cmd);

@@ -27,6 +27,12 @@ struct MessageCounts {
     uint32_t problems() const { return warning + error; }
 };
 
+// The longest horde waits on one fence. A driver must return from a wait on a lost device, but
+// a GPU that hangs without its driver noticing (or a driver that never returns) would block an
+// unbounded wait forever; past this the device is taken as lost. Lavapipe needs about 0.18 s per
+// million skinned vertices (docs/PERFORMANCE.md): only a frame of a billion would come near it.
+constexpr uint64_t kFenceTimeoutNs = 120'000'000'000ull;
+
 // True when validation should be on unless the user says otherwise (debug and sanitizer builds,
 // or HORDE_VALIDATION=1 in the environment).
 bool validationByDefault();
@@ -63,6 +69,9 @@ class Device {
 
     // Records, submits and waits on a fence: for uploads and readbacks, never in a frame loop.
     void immediate(const std::function<void(VkCommandBuffer)>& record);
+    // Waits until `fence` signals. Throws VulkanError naming `what` when the device is lost or
+    // the wait outlasts `timeoutNs` (reported as VK_ERROR_DEVICE_LOST: the CLI's device trouble).
+    void waitForFence(VkFence fence, std::string_view what, uint64_t timeoutNs = kFenceTimeoutNs) const;
 
   private:
     void init(const DeviceOptions& options);

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
 
 #include "asset/influences.h"
 #include "parts.h"
@@ -93,15 +95,20 @@ bool scan(Reader& r, Plan& p) {
     return r.ok();
 }
 
+// Positions, normals and UVs are stored as tight float arrays, the engine's own layout: each
+// is one copy. Indices too; one pass over them finds the largest.
+template <class T> void copyArray(Reader& r, std::span<T> out, std::string_view field) {
+    std::span<const std::byte> in = r.bytes(out.size_bytes(), field);
+    if (r.ok() && !in.empty()) std::memcpy(out.data(), in.data(), in.size());
+}
+
 void decodeVertices(Reader& r, const Plan& p, MeshArrays& a) {
     r.seek(p.verticesAt, "vertices");
-    for (uint32_t v = 0; v < p.vertexCount; ++v) a.positions[v] = r.vec3("vertex position");
-    if (hasNormals(p.format))
-        for (uint32_t v = 0; v < p.vertexCount; ++v) a.normals[v] = r.vec3("vertex normal");
+    copyArray(r, a.positions, "vertex positions");
+    if (hasNormals(p.format)) copyArray(r, a.normals, "vertex normals");
     // Vertex colours (RGBA8) light the original's faces; horde has no colour stream.
     r.skip(size_t(p.vertexCount) * 4, "vertex colours");
-    if (hasUvs(p.format))
-        for (uint32_t v = 0; v < p.vertexCount; ++v) a.uv0[v] = r.vec2("texture coordinate");
+    if (hasUvs(p.format)) copyArray(r, a.uv0, "texture coordinates");
 }
 
 bool decodeFaces(Reader& r, const Plan& p, Mesh& mesh) {
@@ -117,14 +124,18 @@ bool decodeFaces(Reader& r, const Plan& p, Mesh& mesh) {
         }
         submesh.firstIndex = next;
         submesh.indexCount = r.u32("face group index count");
-        for (uint32_t i = 0; i < submesh.indexCount; ++i) {
-            size_t at = r.offset();
-            uint16_t index = r.u16("face group index");
-            if (r.ok() && index >= p.vertexCount)
-                return r.failAt(at, "face group index", std::to_string(index) + " is past the vertex count " +
-                                                            std::to_string(p.vertexCount));
-            a.setIndex(next++, index);
+        const size_t at = r.offset();
+        std::span<uint16_t> indices = a.indices16.subspan(next, submesh.indexCount);
+        copyArray(r, indices, "face group indices");
+        if (!r.ok()) return false;
+        uint16_t largest = 0;
+        for (uint16_t index : indices) largest = std::max(largest, index);
+        if (!indices.empty() && largest >= p.vertexCount) {
+            size_t bad = size_t(std::find_if(indices.begin(), indices.end(), [&](uint16_t i) { return i >= p.vertexCount; }) - indices.begin());
+            return r.failAt(at + 2 * bad, "face group index", std::to_string(indices[bad]) + " is past the vertex count " +
+                                                                  std::to_string(p.vertexCount));
         }
+        next += submesh.indexCount;
         mesh.submeshes.push_back(std::move(submesh));
     }
     return r.ok();
@@ -157,6 +168,19 @@ glm::dmat4 restModel(const Model& model, uint32_t node) {
     return out;
 }
 
+struct BoneInfo {
+    uint32_t increment, joint;
+    float weight;
+};
+
+BoneInfo boneInfo(std::span<const std::byte> infos, uint32_t i) {
+    BoneInfo info;
+    std::memcpy(&info.increment, infos.data() + 12 * size_t(i), 4);
+    std::memcpy(&info.joint, infos.data() + 12 * size_t(i) + 4, 4);
+    std::memcpy(&info.weight, infos.data() + 12 * size_t(i) + 8, 4);
+    return info;
+}
+
 // Bone infos: (increment, joint, weight). An increment of 1 moves to the next vertex before
 // the entry applies (the counter starts before vertex 0); `joint` indexes the mesh's bone
 // names, which name skeleton joints.
@@ -182,38 +206,54 @@ bool decodeSkin(Reader& r, const Plan& p, Model& model, Mesh& mesh) {
     std::fill(a.joints.begin(), a.joints.end(), glm::u16vec4(0));
     std::fill(a.weights.begin(), a.weights.end(), glm::vec4(0.0f));
 
-    std::vector<Influence> influences;
+    // Two passes. The first drops each influence into the next free slot of its vertex's
+    // streams and notes the rare vertex with more than four; the second reduces every vertex's
+    // slots, long after they were written. Crowded vertices then take the general selection.
+    const size_t infosAt = r.offset();
+    std::span<const std::byte> infos = r.bytes(size_t(p.infoCount) * 12, "bone infos"); // sized by scan()
+    if (!r.ok()) return false;
+    std::vector<std::pair<size_t, uint32_t>> crowded; // vertices with more than four influences: (vertex, first info)
     int64_t vertex = -1;
-    uint32_t reduced = 0;
-    float droppedMax = 0.0f;
-    auto flush = [&] {
-        if (vertex < 0) return;
-        FourInfluences four = strongestFour(influences);
-        a.joints[size_t(vertex)] = four.joints;
-        a.weights[size_t(vertex)] = four.weights;
-        if (four.dropped > 0) ++reduced;
-        droppedMax = std::max(droppedMax, four.droppedMax);
-        influences.clear();
-    };
-    for (uint32_t i = 0; i < p.infoCount && r.ok(); ++i) {
-        size_t at = r.offset();
-        uint32_t increment = r.u32("bone info increment");
-        uint32_t joint = r.u32("bone info joint");
-        float weight = r.f32("bone info weight");
-        if (!r.ok()) break;
+    uint32_t slot = 0, first = 0;
+    for (uint32_t i = 0; i < p.infoCount; ++i) {
+        const size_t at = infosAt + 12 * size_t(i);
+        const auto [increment, joint, weight] = boneInfo(infos, i);
         if (increment == 1) {
-            flush();
             if (++vertex >= int64_t(p.vertexCount))
                 return r.failAt(at, "bone info increment", "bone info " + std::to_string(i) + " moves past the last vertex (" +
                                                               std::to_string(p.vertexCount) + " vertices)");
+            slot = 0, first = i;
         }
         if (vertex < 0) return r.failAt(at, "bone info increment", "the first bone info does not move to vertex 0 (increment must be 1)");
         if (joint >= p.boneCount)
             return r.failAt(at + 4, "bone info joint", std::to_string(joint) + " is past the bone count " + std::to_string(p.boneCount));
-        if (jointOf[joint] >= 0) influences.push_back({uint32_t(jointOf[joint]), weight});
+        if (jointOf[joint] < 0) continue;
+        if (slot < 4) {
+            glm::value_ptr(a.joints[size_t(vertex)])[slot] = uint16_t(jointOf[joint]);
+            glm::value_ptr(a.weights[size_t(vertex)])[slot] = weight;
+        } else if (slot == 4) {
+            crowded.push_back({size_t(vertex), first});
+        }
+        ++slot;
     }
-    if (!r.ok()) return false;
-    flush();
+    for (size_t v = 0; v < a.joints.size(); ++v) keepStrongestFour(a.joints[v], a.weights[v]);
+
+    uint32_t reduced = 0;
+    float droppedMax = 0.0f;
+    std::vector<Influence> influences;
+    for (auto [v, start] : crowded) {
+        influences.clear();
+        for (uint32_t i = start; i < p.infoCount; ++i) {
+            const auto [increment, joint, weight] = boneInfo(infos, i);
+            if (increment == 1 && i != start) break;
+            if (jointOf[joint] >= 0) influences.push_back({uint32_t(jointOf[joint]), weight});
+        }
+        FourInfluences four = strongestFour(influences);
+        a.joints[v] = four.joints;
+        a.weights[v] = four.weights;
+        if (four.dropped > 0) ++reduced;
+        droppedMax = std::max(droppedMax, four.droppedMax);
+    }
 
     if (!missing.empty()) model.warnings.push_back("bones not in the skeleton, their influences ignored: " + missing);
     if (reduced > 0) {

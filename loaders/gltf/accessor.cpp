@@ -30,7 +30,6 @@ template <class T> T load(const unsigned char* p) {
 } // namespace
 
 float AccessorView::get(size_t i, int c) const {
-    if (!base_) return 0.0f;
     const unsigned char* p = base_ + i * stride_ + size_t(c) * componentSize_;
     switch (componentType) {
     case TINYGLTF_COMPONENT_TYPE_FLOAT:
@@ -56,7 +55,6 @@ float AccessorView::get(size_t i, int c) const {
 }
 
 uint32_t AccessorView::integer(size_t i, int c) const {
-    if (!base_) return 0;
     const unsigned char* p = base_ + i * stride_ + size_t(c) * componentSize_;
     switch (componentSize_) {
     case 1:
@@ -93,7 +91,14 @@ Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
     v.componentType = a.componentType;
     v.normalized = a.normalized;
     v.componentSize_ = componentSize(a.componentType);
-    if (a.bufferView < 0) return v; // glTF "Accessors": no bufferView means zeros
+    // glTF "Accessors": without a bufferView every element is zero, and its count is backed by
+    // no bytes at all. horde reads neither sparse accessors nor such arrays of zeros.
+    if (a.bufferView < 0) {
+        if (a.count > 0)
+            return fail("has no bufferView (" + std::to_string(a.count) +
+                        " zeros); horde reads only accessors backed by a buffer");
+        return v;
+    }
     if (size_t(a.bufferView) >= model.bufferViews.size())
         return fail("names bufferView " + std::to_string(a.bufferView) + " out of range");
     const tinygltf::BufferView& bv = model.bufferViews[a.bufferView];

@@ -28,7 +28,7 @@ class AccessorView {
   private:
     friend Result<AccessorView> view(const tinygltf::Model&, int, int, std::initializer_list<int>,
                                      const std::string&);
-    const unsigned char* base_ = nullptr; // null: every element is zero (accessor without bufferView)
+    const unsigned char* base_ = nullptr; // null only when there are no elements
     size_t stride_ = 0;
     size_t componentSize_ = 0;
 };

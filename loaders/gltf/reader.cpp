@@ -3,6 +3,8 @@
 // and animations; vertex streams decoded from checked accessors straight into the allocator.
 #include "gltf/reader.h"
 
+#include <unordered_map>
+
 #ifndef GLM_ENABLE_EXPERIMENTAL
 #define GLM_ENABLE_EXPERIMENTAL
 #endif
@@ -221,9 +223,10 @@ std::string materialName(const tinygltf::Model& gltf, int material) {
     return name.empty() ? "material" + std::to_string(material) : name;
 }
 
+// `storageLeft`: what the file may still allocate (loader.h, kStoragePerInputByte).
 Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const Group& g,
                   const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,
-                  Model& model) {
+                  uint64_t& storageLeft, Model& model) {
     std::string field = "mesh '" + gm.name + "' primitive " + std::to_string(g.first);
     const tinygltf::Primitive& first = gm.primitives[g.first];
     Result<Streams> s = streams(gltf, first, field);
@@ -261,6 +264,13 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     layout.uvSets = s->uvSets;
     layout.skinned = skin >= 0;
     layout.index16 = vertices <= 65536;
+    uint64_t storage = streamOffsets(layout).total;
+    if (storage > storageLeft)
+        return Error{field + ": " + std::to_string(storage) + " more bytes of mesh storage would pass " +
+                     std::to_string(kStoragePerInputByte) +
+                     " per byte of the file (every node that places a mesh, and every primitive that "
+                     "repeats an accessor, is stored again)"};
+    storageLeft -= storage;
     Mesh mesh;
     mesh.name = name;
     mesh.node = node;
@@ -298,7 +308,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
 }
 
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
-                    MeshAllocator& allocator, Model& model) {
+                    MeshAllocator& allocator, uint64_t storageLeft, Model& model) {
     std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
     std::vector<size_t> gltfOf(hordeOf.size());
     for (size_t g = 0; g < hordeOf.size(); ++g)
@@ -331,13 +341,22 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
                 if (Status st = decodeMesh(gltf, gm, parts[i], name, uint32_t(hordeOf[g]), node.skin,
-                                           allocator, model);
+                                           allocator, storageLeft, model);
                     !st)
                     return st;
             }
         }
     }
     return Ok{};
+}
+
+// What a decode may allocate (loader.h), from the file and every buffer it brought in (external
+// .bin files, data URIs).
+uint64_t allowance(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
+    uint64_t input = bytes.size();
+    for (const tinygltf::Buffer& buffer : gltf.buffers)
+        input += buffer.data.size();
+    return kStoragePerInputByte * input + kStorageSlack;
 }
 
 Error inFile(const std::filesystem::path& path, const Error& e) {
@@ -354,8 +373,9 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     Result<std::vector<int32_t>> hordeOf = nodeOrder(*gltf, model);
     if (!hordeOf) return inFile(path, hordeOf.error());
     if (Status st = decodeSkins(*gltf, *hordeOf, model); !st) return inFile(path, st.error());
-    if (Status st = decodeMeshes(*gltf, *hordeOf, allocator, model); !st) return inFile(path, st.error());
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings);
+    if (Status st = decodeMeshes(*gltf, *hordeOf, allocator, allowance(bytes, *gltf), model); !st)
+        return inFile(path, st.error());
+    Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, allowance(bytes, *gltf));
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
     return model;
@@ -365,10 +385,16 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
                                     Model& target) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();
+    // Hashed, the first of a repeated name winning as in findNode: linear in both files' nodes.
+    std::unordered_map<std::string, int32_t> byName;
+    for (size_t n = 0; n < target.nodes.size(); ++n)
+        byName.emplace(target.nodes[n].name, int32_t(n));
     std::vector<int32_t> nodeOf;
-    for (const tinygltf::Node& n : gltf->nodes)
-        nodeOf.push_back(findNode(target, n.name));
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, nodeOf, target.warnings);
+    for (const tinygltf::Node& n : gltf->nodes) {
+        auto found = byName.find(n.name);
+        nodeOf.push_back(found == byName.end() ? -1 : found->second);
+    }
+    Result<std::vector<Clip>> clips = decodeClips(*gltf, nodeOf, target.warnings, allowance(bytes, *gltf));
     if (!clips) return inFile(path, clips.error());
     return clips;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "grimrock_file.h"
 #include "reader.h"
@@ -16,9 +17,13 @@ constexpr uint64_t kKeyBytes = 12 + 16 + 12;
 
 bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
 
+// The target's nodes by name, the first of a repeated name winning as in findNode: hashed, so
+// binding many items to a model of many nodes stays linear.
+using NodeNames = std::unordered_map<std::string, int32_t>;
+
 // Keys are one per frame from frame 0: key k at k / fps. Each key replaces the node's whole
 // local transform, so every item drives translation, rotation and scale.
-bool readItem(Reader& r, size_t index, float fps, int32_t frames, Model& target, Clip& clip) {
+bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeNames& names, Model& target, Clip& clip) {
     std::string at = "items[" + std::to_string(index) + "]";
     std::string name = readString(r, at + ".node");
     size_t countAt = r.offset();
@@ -26,7 +31,8 @@ bool readItem(Reader& r, size_t index, float fps, int32_t frames, Model& target,
     if (!r.ok()) return false;
     if (keys < 0) return r.failAt(countAt, at + ".numKeys", "count " + std::to_string(keys) + " is negative");
     if (!r.fits(uint64_t(keys), kKeyBytes, at + ".keys")) return false;
-    int32_t node = findNode(target, name);
+    auto found = names.find(name);
+    int32_t node = found == names.end() ? -1 : found->second;
     if (node < 0 || keys == 0) {
         target.warnings.push_back("animation '" + clip.name + "': item '" + name + "' " +
                                   (keys == 0 ? "has no keys" : "names a node the model lacks") + "; skipped");
@@ -86,8 +92,10 @@ Result<std::vector<Clip>> readAnimation(const std::filesystem::path& path, std::
     clip.duration = float(double(frames) / double(fps));
     clip.end = ClipEnd::WrapToFirst;
     clip.rotationBlend = RotationBlend::Nlerp;
+    NodeNames names;
+    for (size_t n = 0; n < target.nodes.size(); ++n) names.emplace(target.nodes[n].name, int32_t(n));
     for (int32_t i = 0; i < items; ++i)
-        if (!readItem(r, size_t(i), fps, frames, target, clip)) return r.error();
+        if (!readItem(r, size_t(i), fps, frames, names, target, clip)) return r.error();
     std::vector<Clip> clips;
     clips.push_back(std::move(clip));
     return clips;

@@ -57,12 +57,14 @@ bool walkTree(File& file, uint32_t root, std::vector<RawNode>& nodes) {
                                                " is reached twice (a cycle or a shared child)");
         if (at.depth > kMaxDepth)
             return r.fail("node children", "nodes nest deeper than " + std::to_string(kMaxDepth) + " levels");
-        if (nodes.size() >= maxNodes)
-            return r.fail("node children", "more nodes than the " + std::to_string(file.modelSize()) +
-                                               "-byte model data can hold");
         RawNode node;
         Array children;
         if (!readNode(file, at, node, children)) return false;
+        // Every node waiting on the stack must become a node of its own, so the stack is held to
+        // what the model data can hold too.
+        if (nodes.size() + stack.size() + 1 + uint64_t(children.count) > maxNodes)
+            return r.fail("node children", "more nodes than the " + std::to_string(file.modelSize()) +
+                                               "-byte model data can hold");
         int32_t self = int32_t(nodes.size());
         nodes.push_back(std::move(node));
         if (!file.seekModelArray(children.offset, children.count, 4, "node children")) return false;

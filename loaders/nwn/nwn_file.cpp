@@ -23,6 +23,15 @@ bool File::open() {
     modelSize_ = model;
     rawBegin_ = kFileHeaderSize + model;
     rawSize_ = raw;
+    budget_ = kReadBudgetPerByte * r_.size();
+    return true;
+}
+
+bool File::charge(uint64_t bytes, std::string_view field) {
+    if (bytes > budget_)
+        return r_.fail(field, "the file's structures share data so much that decoding would read more than " +
+                                  std::to_string(kReadBudgetPerByte) + " times its " + std::to_string(r_.size()) + " bytes");
+    budget_ -= bytes;
     return true;
 }
 
@@ -52,14 +61,16 @@ bool File::seekModelArray(uint32_t offset, uint64_t count, uint64_t elementSize,
     if (offset == 0) return r_.fail(field, std::to_string(count) + " elements at a null model-data pointer");
     if (elementSize != 0 && count > modelSize_ / elementSize)
         return r_.fail(field, "count " + std::to_string(count) + " does not fit in the model data");
-    return inside(kFileHeaderSize + size_t(offset), count * elementSize, kFileHeaderSize, modelSize_, field, "model data");
+    return inside(kFileHeaderSize + size_t(offset), count * elementSize, kFileHeaderSize, modelSize_, field, "model data") &&
+           charge(count * elementSize, field);
 }
 
 bool File::seekRawArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field) {
     if (offset == kRawNull) return r_.fail(field, "null raw-data pointer");
     if (elementSize != 0 && count > rawSize_ / elementSize + 1)
         return r_.fail(field, "count " + std::to_string(count) + " does not fit in the raw data");
-    return inside(rawBegin_ + size_t(offset), count * elementSize, rawBegin_, rawSize_, field, "raw data");
+    return inside(rawBegin_ + size_t(offset), count * elementSize, rawBegin_, rawSize_, field, "raw data") &&
+           charge(count * elementSize, field);
 }
 
 Array File::array(std::string_view field) {

@@ -58,6 +58,13 @@ struct Array {
     uint32_t count = 0;
 };
 
+// Structures point at each other by offset, so a forged file can make many of them share one
+// array (every node the same controller data, every mesh the same vertex list, every animation
+// the same node tree) and a decoder read the same bytes over and over. Every array read is
+// charged against this many times the file's size; past it the file fails, so decoding stays
+// linear in the file's size. Real files read each array once or twice.
+constexpr uint64_t kReadBudgetPerByte = 8;
+
 // The two regions of one file, each bounds-checked on its own.
 class File {
   public:
@@ -76,9 +83,11 @@ class File {
     bool seekStruct(uint32_t base, size_t size, size_t offset, std::string_view field);
     // Seeks to `offset` bytes into the model header (at model-data offset 0).
     bool seekModelHeader(size_t offset, std::string_view field);
-    // Seeks to an array of `count` elements of `elementSize` bytes at a model-data offset.
+    // Seeks to an array of `count` elements of `elementSize` bytes at a model-data offset, and
+    // charges it to the read budget (kReadBudgetPerByte).
     bool seekModelArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field);
-    // Seeks to `count` elements of `elementSize` bytes at a raw-data offset (not null).
+    // Seeks to `count` elements of `elementSize` bytes at a raw-data offset (not null), charged
+    // like seekModelArray.
     bool seekRawArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field);
 
     Array array(std::string_view field);
@@ -87,9 +96,11 @@ class File {
   private:
     bool inside(size_t begin, uint64_t bytes, size_t regionBegin, size_t regionSize, std::string_view field,
                 std::string_view region);
+    bool charge(uint64_t bytes, std::string_view field);
 
     Reader r_;
     size_t modelSize_ = 0, rawBegin_ = 0, rawSize_ = 0;
+    uint64_t budget_ = 0;
 };
 
 // What the decoders use from the model header.

@@ -2,6 +2,7 @@
 // What the SWTOR decoders and writer share: the GAWB header and section sizes, strings reached
 // through offsets, row-vector matrices, and the split of a bone matrix into the engine's TRS.
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,9 +62,23 @@ bool checkSkippedSections(Reader& r, const Header& h, std::vector<std::string>& 
 // the header and inside the file. Empty tables pass whatever their offset.
 bool seekTable(Reader& r, uint32_t offset, uint64_t count, uint64_t size, std::string_view field);
 
-// Reads a uint32 string offset and returns the NUL-terminated string it points at; the reader
-// moves past the offset only.
-std::string readName(Reader& r, std::string_view field);
+// What one walk over a file's tables may copy out of it. Headers point at names and tables by
+// offset, so a forged file can point every bone at one long name, or every mesh at one large
+// pieces table; real files copy each once, and four times the file's size leaves room for
+// names referenced from several places.
+class CopyBudget {
+  public:
+    explicit CopyBudget(const Reader& r) : left_(4 * uint64_t(r.size()) + (uint64_t(1) << 20)) {}
+    // Fails through `r`, at `at`, once the walk would copy more than the budget.
+    bool charge(Reader& r, size_t at, uint64_t bytes, std::string_view field);
+
+  private:
+    uint64_t left_;
+};
+
+// Reads a uint32 string offset and returns the NUL-terminated string it points at, charged to
+// `budget`; the reader moves past the offset only.
+std::string readName(Reader& r, std::string_view field, CopyBudget& budget);
 
 // A row-vector 4x4 matrix (translation in floats 12-14) as the column-vector glm matrix that
 // does the same: the file's rows are glm's columns, so the floats load in order.
@@ -71,7 +86,23 @@ glm::mat4 readMatrix(Reader& r, std::string_view field);
 
 
 // Normal and tangent components are bytes: (b - 127) / 127.
-inline float unpackUnit(uint8_t b) { return (float(b) - 127.0f) / 127.0f; }
+constexpr float unpackUnit(uint8_t b) { return (float(b) - 127.0f) / 127.0f; }
 uint8_t packUnit(float v);
+
+// An IEEE half as a float, without branches: the half's exponent and
+// mantissa shifted into a float's and rescaled by 2^112 (the exponent bias difference), which
+// also turns half subnormals into exact float normals.
+inline float halfToFloat(uint16_t h) {
+    uint32_t magnitude = uint32_t(h & 0x7FFFu) << 13;
+    float value;
+    std::memcpy(&value, &magnitude, 4);
+    value *= 0x1p112f;
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    bits = (h & 0x7C00u) == 0x7C00u ? 0x7F800000u | magnitude : bits; // infinity, or NaN with its payload
+    bits |= uint32_t(h & 0x8000u) << 16;
+    std::memcpy(&value, &bits, 4);
+    return value;
+}
 
 } // namespace horde::swtor

@@ -1,12 +1,13 @@
 #include "mesh_decode.h"
 
 #include <algorithm>
-#include <array>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include <glm/gtc/packing.hpp>
 
-#include "asset/influences.h"
+#include "vertex_decode.h"
 
 namespace horde::swtor {
 
@@ -27,9 +28,13 @@ bool checkMask(Reader& r, size_t at, uint16_t mask, uint16_t vertexSize) {
     return true;
 }
 
-std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uint32_t offset, uint16_t count) {
+// Every mesh copies its own pieces and bone list, even where headers share one table: both are
+// charged to the walk's budget.
+std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uint32_t offset, uint16_t count, CopyBudget& budget) {
     std::vector<Piece> pieces;
-    if (!seekTable(r, offset, count, kPieceSize, "mesh.offsetMeshPieces")) return pieces;
+    if (!seekTable(r, offset, count, kPieceSize, "mesh.offsetMeshPieces") ||
+        !budget.charge(r, r.offset(), uint64_t(count) * sizeof(Piece), "mesh.offsetMeshPieces"))
+        return pieces;
     pieces.resize(count);
     const uint32_t triangles = m.numIndices / 3;
     for (Piece& p : pieces) {
@@ -54,12 +59,14 @@ std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uin
     return pieces;
 }
 
-std::vector<std::string> readBoneList(Reader& r, uint32_t offset, uint16_t count) {
+std::vector<std::string> readBoneList(Reader& r, uint32_t offset, uint16_t count, CopyBudget& budget) {
     std::vector<std::string> names;
-    if (!seekTable(r, offset, count, kMeshBoneSize, "mesh.offsetBones")) return names;
+    if (!seekTable(r, offset, count, kMeshBoneSize, "mesh.offsetBones") ||
+        !budget.charge(r, r.offset(), uint64_t(count) * sizeof(std::string), "mesh.offsetBones"))
+        return names;
     names.resize(count);
     for (std::string& name : names) {
-        name = readName(r, "meshBone.offsetName");
+        name = readName(r, "meshBone.offsetName", budget);
         r.skip(24, "meshBone.bounds"); // the box of the vertices the bone moves; horde recomputes bounds
     }
     return names;
@@ -78,18 +85,18 @@ void faceNormals(MeshArrays& a) {
         if (glm::length(n) > 0.0f) n = glm::normalize(n);
 }
 
-glm::vec3 unitOrZero(glm::vec3 v) { return glm::length(v) > 0.0f ? glm::normalize(v) : v; }
 } // namespace
 
 std::vector<MeshInfo> readMeshes(Reader& r, const Header& h) {
     std::vector<MeshInfo> meshes;
     if (!seekTable(r, h.offsetMeshHeaders, h.numMeshes, kMeshHeaderSize, "offsetMeshHeader")) return meshes;
     meshes.resize(h.numMeshes);
+    CopyBudget budget(r);
     for (size_t i = 0; i < meshes.size() && r.ok(); ++i) {
         MeshInfo& m = meshes[i];
         const size_t at = h.offsetMeshHeaders + i * kMeshHeaderSize;
         r.seek(at, "mesh");
-        m.name = readName(r, "mesh.offsetMeshName");
+        m.name = readName(r, "mesh.offsetMeshName", budget);
         r.u32("mesh.flags"); // 0 for skinned meshes, 128 otherwise in the Slicers' exporter; nothing depends on it
         uint16_t numPieces = r.u16("mesh.numPieces");
         uint16_t numBones = r.u16("mesh.numUsedBones");
@@ -108,8 +115,8 @@ std::vector<MeshInfo> readMeshes(Reader& r, const Header& h) {
         }
         seekTable(r, m.offsetVertices, m.numVertices, m.vertexSize, "mesh.offsetMeshVertices");
         seekTable(r, m.offsetIndices, m.numIndices, 2, "mesh.offsetIndices");
-        m.pieces = readPieces(r, h, m, offsetPieces, numPieces);
-        m.bones = readBoneList(r, offsetBones, numBones);
+        m.pieces = readPieces(r, h, m, offsetPieces, numPieces, budget);
+        m.bones = readBoneList(r, offsetBones, numBones, budget);
     }
     if (!r.ok()) meshes.clear();
     return meshes;
@@ -119,7 +126,8 @@ std::vector<std::string> readMaterialNames(Reader& r, const Header& h) {
     std::vector<std::string> names;
     if (!seekTable(r, h.offsetMaterialNames, h.numMaterials, 4, "offsetMaterialNameOffsets")) return names;
     names.resize(h.numMaterials);
-    for (std::string& name : names) name = readName(r, "materialName");
+    CopyBudget budget(r);
+    for (std::string& name : names) name = readName(r, "materialName", budget);
     if (!r.ok()) names.clear();
     return names;
 }
@@ -143,62 +151,22 @@ MeshLayout layoutFor(const MeshInfo& m, bool skinned) {
 }
 
 bool decodeMesh(Reader& r, const MeshInfo& m, MeshArrays& a) {
-    const bool skinned = !a.joints.empty();
     r.seek(m.offsetVertices, "mesh.offsetMeshVertices");
-    for (uint32_t v = 0; v < m.numVertices && r.ok(); ++v) {
-        const size_t at = r.offset();
-        a.positions[v] = r.vec3("vertex.position");
-        if (m.mask & kSkin) {
-            auto weights = r.bytes(4, "vertex.boneWeights");
-            auto bones = r.bytes(4, "vertex.boneIndices");
-            if (!r.ok()) break;
-            if (skinned) {
-                std::array<Influence, 4> influences{};
-                for (int k = 0; k < 4; ++k) {
-                    influences[k] = {uint32_t(bones[k]), float(uint8_t(weights[k])) / 255.0f};
-                    if (influences[k].weight > 0.0f && influences[k].joint >= m.bones.size())
-                        return r.failAt(at + 16 + k, "vertex.boneIndices", "vertex " + std::to_string(v) + " names bone " +
-                                                                             std::to_string(influences[k].joint) + " but mesh '" + m.name +
-                                                                             "' lists " + std::to_string(m.bones.size()) + " bones");
-                }
-                FourInfluences four = strongestFour(influences);
-                a.joints[v] = four.joints;
-                a.weights[v] = four.weights;
-            }
-        }
-        if (m.mask & kNormalTangent) {
-            auto n = r.bytes(4, "vertex.normal"); // the fourth byte is padding
-            auto t = r.bytes(4, "vertex.tangent"); // the fourth byte is the bitangent sign: 255 = +1, 0 = -1
-            if (!r.ok()) break;
-            auto unit = [](std::span<const std::byte> b) {
-                return unitOrZero(glm::vec3(unpackUnit(uint8_t(b[0])), unpackUnit(uint8_t(b[1])), unpackUnit(uint8_t(b[2]))));
-            };
-            a.normals[v] = unit(n);
-            a.tangents[v] = glm::vec4(unit(t), uint8_t(t[3]) >= 128 ? 1.0f : -1.0f);
-        }
-        if (m.mask & kColour) r.skip(4, "vertex.colour"); // no colour stream in the engine
-        uint32_t set = 0;
-        for (uint16_t uv : kUvSets) {
-            if (!(m.mask & uv)) continue;
-            glm::vec2 value;
-            value.x = glm::unpackHalf1x16(r.u16("vertex.uv.u"));
-            value.y = glm::unpackHalf1x16(r.u16("vertex.uv.v"));
-            if (set == 0) a.uv0[v] = value;
-            else if (set == 1) a.uv1[v] = value;
-            ++set;
-        }
-    }
+    std::span<const std::byte> vertices = r.bytes(size_t(m.numVertices) * m.vertexSize, "mesh.offsetMeshVertices");
+    if (!r.ok() || !decodeVertices(r, m, vertices, a)) return false;
     r.seek(m.offsetIndices, "mesh.offsetIndices");
-    for (uint32_t i = 0; i < m.numIndices && r.ok(); ++i) {
-        const size_t at = r.offset();
-        uint16_t index = r.u16("indices");
-        if (r.ok() && index >= m.numVertices)
-            return r.failAt(at, "indices", "index " + std::to_string(index) + " of face " + std::to_string(i / 3) + " of mesh '" +
-                                               m.name + "' is past its " + std::to_string(m.numVertices) + " vertices");
-        a.indices16[i] = index;
+    std::span<const std::byte> indices = r.bytes(size_t(m.numIndices) * 2, "mesh.offsetIndices");
+    if (!r.ok()) return false;
+    if (!indices.empty()) std::memcpy(a.indices16.data(), indices.data(), indices.size());
+    uint16_t largest = 0;
+    for (uint16_t index : a.indices16) largest = std::max(largest, index);
+    if (m.numIndices > 0 && largest >= m.numVertices) {
+        size_t i = size_t(std::find_if(a.indices16.begin(), a.indices16.end(), [&](uint16_t x) { return x >= m.numVertices; }) - a.indices16.begin());
+        return r.failAt(m.offsetIndices + 2 * i, "indices", "index " + std::to_string(a.indices16[i]) + " of face " + std::to_string(i / 3) +
+                                                              " of mesh '" + m.name + "' is past its " + std::to_string(m.numVertices) + " vertices");
     }
-    if (r.ok() && !(m.mask & kNormalTangent)) faceNormals(a);
-    return r.ok();
+    if (!(m.mask & kNormalTangent)) faceNormals(a);
+    return true;
 }
 
 } // namespace horde::swtor

@@ -24,9 +24,10 @@ std::vector<Bone> readBones(Reader& r, const Header& h) {
     std::vector<Bone> bones;
     if (!seekTable(r, h.offsetBones, h.numBones, kBoneSize, "offsetBoneStructure")) return bones;
     bones.resize(h.numBones);
+    CopyBudget budget(r);
     for (uint32_t i = 0; i < h.numBones && r.ok(); ++i) {
         Bone& b = bones[i];
-        b.name = readName(r, "bone.offsetBoneName");
+        b.name = readName(r, "bone.offsetBoneName", budget);
         size_t parentAt = r.offset();
         b.parent = r.i32("bone.parentBoneIndex");
         if (r.ok() && (b.parent < -1 || b.parent >= int32_t(i)))
@@ -43,9 +44,10 @@ std::vector<Attachment> readAttachments(Reader& r, const Header& h) {
     std::vector<Attachment> out;
     if (!seekTable(r, h.offsetAttachments, h.numAttachments, kAttachmentSize, "offsetAttachments")) return out;
     out.resize(h.numAttachments);
+    CopyBudget budget(r);
     for (Attachment& a : out) {
-        a.name = readName(r, "attachment.offsetName");
-        a.bone = readName(r, "attachment.offsetBoneName");
+        a.name = readName(r, "attachment.offsetName", budget);
+        a.bone = readName(r, "attachment.offsetBoneName", budget);
         a.transform = readFiniteMatrix(r, "attachment.matrix");
     }
     if (!r.ok()) out.clear();

@@ -167,6 +167,16 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     // numBones counts skeleton bones only in skeleton files (the spec; the importer agrees).
     std::vector<Bone> bones = h.type == kTypeSkeleton ? readBones(r, h) : std::vector<Bone>{};
     if (!r.ok()) return r.error();
+    // Each mesh's arrays fit the file on their own; meshes pointing at the same bytes would make
+    // the storage grow with the square of the file's size, so together they must fit too.
+    uint64_t data = 0;
+    for (const MeshInfo& m : meshes) data += uint64_t(m.numVertices) * m.vertexSize + uint64_t(m.numIndices) * 2;
+    if (data > bytes.size()) {
+        r.failAt(h.offsetMeshHeaders, "offsetMeshHeader",
+                 "the meshes' vertices and indices add up to " + std::to_string(data) + " bytes, more than the " +
+                     std::to_string(bytes.size()) + "-byte file holds (meshes share data)");
+        return r.error();
+    }
 
     std::string skeletonName = "the file's own skeleton";
     if (!options.skeleton.empty()) {

@@ -12,6 +12,7 @@
 #include <glm/gtc/packing.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "asset/split.h"
 #include "gawb.h"
 #include "gawb_writer.h"
 #include "swtor_io.h"
@@ -21,7 +22,7 @@ namespace horde::swtor {
 namespace {
 constexpr uint32_t kFlagsSkinned = 0, kFlagsStatic = 128; // what the Slicers' exporter writes
 constexpr size_t kMaxMeshBones = 256;                     // vertex bone indices are bytes
-constexpr uint32_t kMaxVertices = 65536;                  // indices are uint16
+constexpr uint32_t kMaxVertices = 65536;                  // indices are uint16; larger meshes are split
 constexpr size_t kMaxTableEntries = 0xFFFF;               // header and mesh counts are uint16
 
 glm::mat4 localMatrix(const Node& n) {
@@ -87,11 +88,23 @@ class MeshWriter {
   public:
     MeshWriter(const Model& model, const std::vector<glm::mat4>& rest, FileOut& file) : model_(model), rest_(rest), file_(file) {}
 
+    // A mesh too large for 16-bit indices becomes several GAWB meshes, "<name>.0", "<name>.1"...
     Status add(const Mesh& mesh) {
+        for (const Submesh& s : mesh.submeshes)
+            if (s.firstIndex % 3 != 0 || s.indexCount % 3 != 0)
+                return Error{"swtor writer: mesh '" + mesh.name + "' submesh '" + s.material + "' does not start and end on whole triangles"};
+        if (mesh.vertexCount() <= kMaxVertices) return addPart(mesh);
+        HeapMeshAllocator heap;
+        for (const Mesh& part : splitMesh(mesh, kMaxVertices, heap))
+            if (Status st = addPart(part); !st) return st;
+        return Ok{};
+    }
+
+  private:
+    Status addPart(const Mesh& mesh) {
         const MeshArrays& a = mesh.arrays();
         const uint32_t n = mesh.vertexCount();
         const std::string where = "swtor writer: mesh '" + mesh.name + "'";
-        if (n > kMaxVertices) return Error{where + " has " + std::to_string(n) + " vertices; GAWB indices are 16-bit (65536 at most)"};
         if (mesh.submeshes.size() > kMaxTableEntries) return Error{where + " has more than 65535 submeshes"};
         MeshOut out;
         out.name = mesh.name;
@@ -163,8 +176,6 @@ class MeshWriter {
             for (size_t i = 0; i + 2 < out.indices.size(); i += 3) std::swap(out.indices[i + 1], out.indices[i + 2]);
 
         for (const Submesh& s : mesh.submeshes) {
-            if (s.firstIndex % 3 != 0 || s.indexCount % 3 != 0)
-                return Error{where + " submesh '" + s.material + "' does not start and end on whole triangles"};
             PieceOut p;
             p.firstTriangle = s.firstIndex / 3;
             p.triangles = s.indexCount / 3;
@@ -181,7 +192,6 @@ class MeshWriter {
         return Ok{};
     }
 
-  private:
     int32_t materialIndex(const std::string& name) {
         auto it = std::find(file_.materials.begin(), file_.materials.end(), name);
         if (it != file_.materials.end()) return int32_t(it - file_.materials.begin());
@@ -256,19 +266,19 @@ std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath) {
 }
 
 Status write(const Model& model, const std::filesystem::path& path) {
-    if (model.meshes.size() > kMaxTableEntries) return Error{"swtor writer: more than 65535 meshes"};
     const std::vector<glm::mat4> rest = restModel(model);
     FileOut meshFile;
     MeshWriter writer(model, rest, meshFile);
     bool anySkinned = false;
-    BoxBuilder box;
     for (const Mesh& mesh : model.meshes) {
         if (Status st = writer.add(mesh); !st) return st;
         anySkinned = anySkinned || mesh.skinned();
-        const Box& b = meshFile.meshes.back().box;
-        if (mesh.vertexCount() > 0) box.add(b.min), box.add(b.max);
     }
+    if (meshFile.meshes.size() > kMaxTableEntries) return Error{"swtor writer: more than 65535 meshes"};
     if (meshFile.materials.size() > kMaxTableEntries) return Error{"swtor writer: more than 65535 materials"};
+    BoxBuilder box;
+    for (const MeshOut& m : meshFile.meshes)
+        if (m.vertexCount > 0) box.add(m.box.min), box.add(m.box.max);
     meshFile.box = box.get();
     if (!anySkinned) return save(encode(meshFile), path);
     Result<FileOut> skeleton = skeletonFile(model, rest);

@@ -363,6 +363,25 @@ TEST(Emi, LoadsSkeletonAloneAndRefusesAnimationAsModel) {
     EXPECT_NE(clip.error().message.find("--anim"), std::string::npos);
 }
 
+// No vertices and one empty face group: nothing to read past, and nothing to check an index
+// against.
+TEST(Emi, AnEmptyMeshLoadsEmpty) {
+    Bytes b;
+    str(b, "void");
+    b.f32(0.0f);
+    v3(b, 0, 0, 0), v3(b, 0, 0, 0), v3(b, 0, 0, 0);
+    b.u32(1).u32(0).u32(0); // texture set count and type, no textures
+    b.u32(19).u32(0);       // vertex format, no vertices
+    b.u32(1).u32(0).u32(0).u32(0); // one face group: flags, no texture, no indices
+    b.u32(0);               // no bones
+    HeapMeshAllocator heap;
+    Result<Model> m = emi().load("void.meshb", b.span(), LoadOptions{}, heap);
+    ASSERT_TRUE(m) << m.error().message;
+    ASSERT_EQ(m->meshes.size(), 1u);
+    EXPECT_EQ(m->meshes[0].vertexCount(), 0u);
+    EXPECT_EQ(m->meshes[0].indexCount(), 0u);
+}
+
 TEST(Emi, EveryTruncationFailsCleanly) {
     TempDir dir;
     auto sklb = dir.put("mk.sklb", skeleton());

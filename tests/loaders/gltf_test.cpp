@@ -16,6 +16,7 @@
 #include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"
+#include "support/counting_allocator.h"
 
 using horde::test::Bytes;
 using nlohmann::json;
@@ -514,6 +515,83 @@ TEST(Gltf, RepeatedKeyTimesBecomeStrictlyIncreasing) {
                         0.0, 1e-6)
                 << "channel " << c << " at " << t;
     }
+}
+
+TEST(Gltf, ForgedHugeCountsFailBeforeAllocating) {
+    json huge = document();
+    huge["accessors"][0]["count"] = 0x7fffffff;
+    json zeros = document(); // an accessor without a bufferView is that many zeros, backed by no bytes
+    zeros["accessors"][0].erase("bufferView");
+    zeros["accessors"][0]["count"] = 30000000;
+    for (auto [doc, error] : {std::pair<const json&, const char*>{huge, "POSITION: accessor 0 count 2147483647 runs past its bufferView"},
+                              {zeros, "POSITION: accessor 0 has no bufferView (30000000 zeros)"}}) {
+        test::CountingAllocator counting;
+        Result<Model> model = gltfFormat().load("test.glb", glb(doc, binChunk()), LoadOptions{}, counting);
+        ASSERT_FALSE(model) << error;
+        EXPECT_NE(model.error().message.find(error), std::string::npos) << model.error().message;
+        EXPECT_EQ(counting.calls, 0) << error;
+    }
+}
+
+TEST(Gltf, ReusedMeshesStayWithinTheStorageBound) {
+    // One mesh placed by 5000 nodes: horde stores it again for every placement.
+    json doc = document();
+    for (int i = 0; i < 5000; ++i) {
+        doc["nodes"][1]["children"].push_back(doc["nodes"].size());
+        doc["nodes"].push_back({{"mesh", 0}});
+    }
+    test::CountingAllocator small;
+    Result<Model> model = gltfFormat().load("test.glb", glb(doc, binChunk()), LoadOptions{}, small);
+    ASSERT_TRUE(model) << "a triangle per placement is within the bound: " << model.error().message;
+    EXPECT_EQ(small.calls, 5001);
+
+    // The same placements of a 9999-vertex primitive would need 1.3 GB from a 175 KB file.
+    Bytes bin;
+    for (int v = 0; v < 9999; ++v)
+        bin.f32(float(v)).f32(float(v % 7)).f32(0);
+    json big = doc;
+    big.erase("animations");
+    big["buffers"][0]["byteLength"] = bin.size();
+    big["bufferViews"] = {{{"buffer", 0}, {"byteLength", bin.size()}}};
+    big["accessors"] = {{{"bufferView", 0}, {"componentType", 5126}, {"count", 9999}, {"type", "VEC3"}}};
+    big["meshes"][0]["primitives"] = {{{"attributes", {{"POSITION", 0}}}}};
+    std::vector<std::byte> bytes = glb(big, bin);
+    test::CountingAllocator bounded;
+    model = gltfFormat().load("test.glb", bytes, LoadOptions{}, bounded);
+    ASSERT_FALSE(model);
+    EXPECT_NE(model.error().message.find("more bytes of mesh storage would pass 128 per byte of the file"), std::string::npos)
+        << model.error().message;
+    // The bound counts the file and the buffer it carries: twice the bytes of a .glb.
+    EXPECT_LE(bounded.bytes, kStoragePerInputByte * 2 * bytes.size() + kStorageSlack);
+    EXPECT_GT(bounded.calls, 100) << "placements up to the bound are decoded";
+}
+
+TEST(Gltf, ChannelsSharingASamplerStayWithinTheKeyBound) {
+    // 2,000 channels of one 20,000-key sampler: every channel keeps its own copy of the keys,
+    // 800 MB from a file of under 500 KB.
+    Bytes bin;
+    for (int k = 0; k < 20000; ++k)
+        bin.f32(float(k));
+    for (int k = 0; k < 20000; ++k)
+        bin.f32(float(k)).f32(0).f32(0);
+    json doc = document();
+    doc["buffers"][0]["byteLength"] = bin.size();
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 0}, {"byteLength", 80000}});
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 80000}, {"byteLength", 240000}});
+    doc["accessors"].push_back({{"bufferView", 5}, {"componentType", 5126}, {"count", 20000}, {"type", "SCALAR"}});
+    doc["accessors"].push_back({{"bufferView", 6}, {"componentType", 5126}, {"count", 20000}, {"type", "VEC3"}});
+    json& anim = doc["animations"][0];
+    anim["samplers"] = {{{"input", 6}, {"output", 7}}};
+    anim["channels"] = json::array();
+    for (int c = 0; c < 2000; ++c)
+        anim["channels"].push_back({{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}});
+    std::vector<std::byte> bytes = glb(doc, bin);
+    HeapMeshAllocator heap;
+    Result<Model> model = gltfFormat().load("test.glb", bytes, LoadOptions{}, heap);
+    ASSERT_FALSE(model);
+    EXPECT_NE(model.error().message.find("test.glb: animation 0 'move' channel"), std::string::npos) << model.error().message;
+    EXPECT_NE(model.error().message.find("more bytes of keys would pass 128 per byte of the file"), std::string::npos)
+        << model.error().message;
 }
 
 } // namespace

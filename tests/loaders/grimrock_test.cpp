@@ -339,6 +339,25 @@ TEST(Grimrock, RejectsAnimationAsModelAndModelAsAnimation) {
     EXPECT_NE(clips.error().message.find("magic"), std::string::npos);
 }
 
+// A mesh entity with no vertices, indices, segments or bones: nothing to read past, and nothing
+// to check an index against.
+TEST(Grimrock, AnEmptyMeshLoadsEmpty) {
+    Bytes b;
+    b.text("MDL1").i32(2).i32(1);
+    str(b, "empty");
+    identity(b).i32(-1).i32(0);
+    b.text("MESH").i32(2).i32(0);
+    for (int slot = 0; slot < 15; ++slot) absent(b);
+    b.i32(0).i32(0).zeros(40).i32(0);
+    vec3(b, 0, 0, 0).u8(0);
+    HeapMeshAllocator heap;
+    Result<Model> m = loadBytes(b, heap);
+    ASSERT_TRUE(m) << m.error().message;
+    ASSERT_EQ(m->meshes.size(), 1u);
+    EXPECT_EQ(m->meshes[0].vertexCount(), 0u);
+    EXPECT_EQ(m->meshes[0].indexCount(), 0u);
+}
+
 TEST(Grimrock, EveryTruncationFailsCleanly) {
     Bytes model = skinnedModel();
     for (const auto& cut : test::truncations(model.span())) {

@@ -13,6 +13,7 @@
 #include "nwn/controllers.h"
 #include "nwn/nwn.h"
 #include "support/bytes.h"
+#include "support/counting_allocator.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -562,4 +563,51 @@ TEST(Nwn, CubicAndStepChannelsRoundTrip) {
         for (int col = 0; col < 4; ++col)
             for (int row = 0; row < 3; ++row) EXPECT_NEAR(inSource[col][row], want[col][row], 1e-5) << "t " << t;
     }
+}
+
+TEST(Nwn, ForgedHugeCountsFailBeforeAllocating) {
+    const Bytes b = tinyModel();
+    struct Forged {
+        uint32_t offset, value;
+        const char* error;
+    };
+    for (const Forged& f : {Forged{0xE8 + 0x48 + 4, 0x40000000, "node children: more nodes than the 1672-byte model data"},
+                            Forged{kTri + 0x78 + 4, 0x10000000, "mesh faces: count 268435456 does not fit"},
+                            Forged{kTri + 0x60 + 4, 0x20000000, "controller data: count 536870912 does not fit"},
+                            Forged{kTri + 0x230, 0x0001FFFF, "mesh vertices: count 65535 does not fit in the raw data"}}) {
+        test::CountingAllocator counting;
+        Result<Model> model = mdlFormat().load("tiny.mdl", patched(b, f.offset, f.value), LoadOptions{}, counting);
+        ASSERT_FALSE(model) << f.error;
+        EXPECT_NE(model.error().message.find(f.error), std::string::npos) << model.error().message;
+        EXPECT_EQ(counting.calls, 0) << f.error;
+    }
+}
+
+TEST(Nwn, NodesSharingOneArrayCannotMakeDecodingQuadratic) {
+    // 64 dummies whose controller data is one shared 64 KiB array: each array fits the file,
+    // but reading it once per node would read 4 MiB from a 73 KiB file.
+    const uint32_t nodes = 64, floats = 16384;
+    const uint32_t children = 0xE8 + 0x70, first = children + 4 * nodes, data = first + nodes * 0x70;
+    Bytes b;
+    b.u32(0).u32(data + 4 * floats).u32(0);
+    geometryHeader(b, "shared", 0xE8, nodes + 1, 2);
+    b.zeros(8);
+    array(b, {});
+    b.zeros(4 + 28);
+    b.f32(1.0f);
+    name(b, "NULL", 64);
+    nodeHeader(b, 0, "root", {children, nodes}, {}, {}, 0x1);
+    for (uint32_t i = 0; i < nodes; ++i) b.u32(first + i * 0x70);
+    for (uint32_t i = 0; i < nodes; ++i) nodeHeader(b, i + 1, "n" + std::to_string(i), {}, {}, {data, floats}, 0x1);
+    for (uint32_t i = 0; i < floats; ++i) b.f32(0.0f);
+    ASSERT_EQ(here(b), data + 4 * floats);
+    expectFails(b.data(), "controller data: the file's structures share data so much that decoding would read more than 8 times its");
+
+    // Sharing that reads little is no sign of a forged file: with 256 shared floats per node it loads.
+    Bytes fair = b;
+    for (uint32_t i = 0; i < nodes; ++i) fair.patch32(12 + first + i * 0x70 + 0x60 + 4, floats / nodes);
+    HeapMeshAllocator heap;
+    Result<Model> model = load(fair.data(), heap);
+    ASSERT_TRUE(model) << model.error().message;
+    EXPECT_EQ(model->nodes.size(), nodes + 1);
 }

@@ -3,24 +3,26 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include <unistd.h>
 
+#include <glm/gtc/packing.hpp>
+
 #include "anim/reference.h"
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "swtor/gawb.h"
 #include "swtor/swtor.h"
 
 using namespace horde;
 using horde::test::Bytes;
 
 namespace {
-
-const Format& swtor() { return swtorFormat(); }
 
 using horde::test::CountingAllocator;
 
@@ -239,7 +241,7 @@ Files writeFiles(const std::string& test, const Bytes& mesh, const Bytes* skelet
 Result<Model> loadBytes(std::span<const std::byte> bytes, const std::filesystem::path& skeleton, MeshAllocator& allocator) {
     LoadOptions options;
     options.skeleton = skeleton;
-    return swtor().load("body.gr2", bytes, options, allocator);
+    return swtorFormat().load("body.gr2", bytes, options, allocator);
 }
 
 std::string loadError(std::span<const std::byte> bytes, const std::filesystem::path& skeleton = {}) {
@@ -256,13 +258,33 @@ void expectNear(glm::vec3 a, glm::vec3 b, float tolerance) {
 
 } // namespace
 
+// UVs are half floats; the decoder converts them with bit arithmetic of its own, checked here
+// against hand-worked values and against glm's conversion for every one of the 65536 halves.
+TEST(Swtor, HalfFloatsConvertExactly) {
+    EXPECT_EQ(horde::swtor::halfToFloat(0x3C00), 1.0f);
+    EXPECT_EQ(horde::swtor::halfToFloat(0xC000), -2.0f);
+    EXPECT_EQ(horde::swtor::halfToFloat(0x3555), 0.333251953125f); // 0x155 / 1024 * 2^-2 + 2^-2
+    EXPECT_EQ(horde::swtor::halfToFloat(0x0001), std::ldexp(1.0f, -24)); // smallest subnormal
+    EXPECT_EQ(horde::swtor::halfToFloat(0x7BFF), 65504.0f);               // largest finite
+    EXPECT_EQ(horde::swtor::halfToFloat(0xFC00), -INFINITY);
+    EXPECT_TRUE(std::signbit(horde::swtor::halfToFloat(0x8000)));
+    for (uint32_t h = 0; h <= 0xFFFF; ++h) {
+        const float expected = glm::unpackHalf1x16(uint16_t(h)), got = horde::swtor::halfToFloat(uint16_t(h));
+        if (std::isnan(expected)) {
+            EXPECT_TRUE(std::isnan(got)) << std::hex << h;
+        } else {
+            ASSERT_EQ(std::memcmp(&expected, &got, 4), 0) << std::hex << h << ": " << got << " vs " << expected;
+        }
+    }
+}
+
 TEST(Swtor, DetectsTheGawbMagic) {
     Bytes mesh = meshFile(false);
-    EXPECT_TRUE(swtor().detect("x.gr2", mesh.span()));
+    EXPECT_TRUE(swtorFormat().detect("x.gr2", mesh.span()));
     Bytes other;
     other.text("GR2\x00").zeros(60);
-    EXPECT_FALSE(swtor().detect("x.gr2", other.span()));
-    EXPECT_FALSE(swtor().detect("x.gr2", {}));
+    EXPECT_FALSE(swtorFormat().detect("x.gr2", other.span()));
+    EXPECT_FALSE(swtorFormat().detect("x.gr2", {}));
 }
 
 TEST(Swtor, ReadsAStaticMesh) {
@@ -380,7 +402,7 @@ TEST(Swtor, SkinnedMeshWithoutSkeletonLoadsStaticWithAWarning) {
 TEST(Swtor, ASkeletonFileAloneLoadsItsBones) {
     Bytes skeleton = skeletonFile();
     HeapMeshAllocator heap;
-    Result<Model> m = swtor().load("s.gr2", skeleton.span(), LoadOptions{}, heap);
+    Result<Model> m = swtorFormat().load("s.gr2", skeleton.span(), LoadOptions{}, heap);
     ASSERT_TRUE(m) << m.error().message;
     EXPECT_EQ(m->nodes.size(), 3u);
     EXPECT_TRUE(m->meshes.empty());
@@ -391,7 +413,7 @@ TEST(Swtor, MonsterRoundTrip) {
     Model monster = buildMonster(heap);
     auto dir = tempDir("monster");
     auto path = dir / "monster.gr2";
-    ASSERT_TRUE(swtor().write(monster, path));
+    ASSERT_TRUE(swtorFormat().write(monster, path));
     ASSERT_TRUE(std::filesystem::exists(dir / "monster_skeleton.gr2"));
     LoadOptions options;
     options.skeleton = dir / "monster_skeleton.gr2";
@@ -457,6 +479,57 @@ TEST(Swtor, MonsterRoundTrip) {
     std::filesystem::remove_all(dir);
 }
 
+// Every triangle corner's posed position, walking the meshes in order and each submesh by submesh.
+std::vector<glm::dvec3> posedCorners(const Model& model, const std::vector<PosedMesh>& posed) {
+    std::vector<glm::dvec3> out;
+    for (size_t m = 0; m < model.meshes.size(); ++m)
+        for (const Submesh& s : model.meshes[m].submeshes)
+            for (uint32_t i = s.firstIndex; i < s.firstIndex + s.indexCount; ++i)
+                out.push_back(posed[m].positions[model.meshes[m].arrays().index(i)]);
+    return out;
+}
+
+TEST(Swtor, MeshesOver65536VerticesAreSplitIntoSeveralGawbMeshes) {
+    HeapMeshAllocator heap;
+    Model monster = buildMonster(heap, MonsterParams{8, 48, 20});
+    const Mesh& om = monster.meshes[0];
+    ASSERT_GT(om.vertexCount(), 65536u);
+    auto dir = tempDir("split");
+    ASSERT_TRUE(swtorFormat().write(monster, dir / "big.gr2"));
+    LoadOptions options;
+    options.skeleton = dir / "big_skeleton.gr2";
+    Result<Model> back = loadModel(dir / "big.gr2", options, heap);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_TRUE(back->warnings.empty());
+    ASSERT_EQ(back->nodes.size(), monster.nodes.size());
+
+    // Parts in order, "monster.0", "monster.1"..., each within the 16-bit indices.
+    ASSERT_GE(back->meshes.size(), 2u);
+    uint32_t indices = 0;
+    for (size_t k = 0; k < back->meshes.size(); ++k) {
+        const Mesh& part = back->meshes[k];
+        EXPECT_EQ(part.name, "monster." + std::to_string(k));
+        EXPECT_LE(part.vertexCount(), 65536u);
+        EXPECT_TRUE(part.skinned());
+        indices += part.indexCount();
+    }
+    EXPECT_EQ(indices, om.indexCount());
+
+    // Both poses, corner by corner: the bind pose within 1e-5 of the model's size, a walk frame
+    // within the byte weights' quantization (as in MonsterRoundTrip).
+    const double size = bindPoseBounds(monster).radius();
+    std::vector<glm::dvec3> a = posedCorners(monster, poseModel(monster, Playback{}, 0.0));
+    std::vector<glm::dvec3> b = posedCorners(*back, poseModel(*back, Playback{}, 0.0));
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_LT(glm::length(a[i] - b[i]), 1e-5 * size) << i;
+    for (const Clip& clip : monster.clips) back->clips.push_back(clip);
+    Playback walk{findClip(monster, "walk"), 0.0, 1.0, true};
+    a = posedCorners(monster, poseModel(monster, walk, 0.37));
+    b = posedCorners(*back, poseModel(*back, walk, 0.37));
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_LT(glm::length(a[i] - b[i]), 0.01 * size) << i;
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Swtor, WriterBakesStaticMeshesAndWritesNoSkeleton) {
     Bytes bytes = meshFile(false);
     HeapMeshAllocator heap;
@@ -464,7 +537,7 @@ TEST(Swtor, WriterBakesStaticMeshesAndWritesNoSkeleton) {
     ASSERT_TRUE(m);
     m->nodes[0].translation = glm::vec3(10, 0, 0);
     auto dir = tempDir("static");
-    ASSERT_TRUE(swtor().write(*m, dir / "prop.gr2"));
+    ASSERT_TRUE(swtorFormat().write(*m, dir / "prop.gr2"));
     EXPECT_FALSE(std::filesystem::exists(dir / "prop_skeleton.gr2"));
     std::vector<std::byte> written = readFile(dir / "prop.gr2");
     Result<Model> back = loadBytes(written, {}, heap);
@@ -497,7 +570,7 @@ TEST(Swtor, TruncatedMonsterFilesFailCleanly) {
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap, MonsterParams{2, 6, 2});
     auto dir = tempDir("monster_cut");
-    ASSERT_TRUE(swtor().write(monster, dir / "m.gr2"));
+    ASSERT_TRUE(swtorFormat().write(monster, dir / "m.gr2"));
     std::vector<std::byte> bytes = readFile(dir / "m.gr2");
     for (const auto& prefix : test::truncations(bytes, 1024)) EXPECT_NE(loadError(prefix, dir / "m_skeleton.gr2"), "(loaded)");
     std::filesystem::remove_all(dir);
@@ -597,6 +670,55 @@ TEST(Swtor, ForgedHugeCountsFailBeforeAllocating) {
     EXPECT_NE(r.error().message.find("mesh.offsetMeshVertices: count 268435456"), std::string::npos) << r.error().message;
 }
 
+TEST(Swtor, MeshesSharingOneVertexBlockFailBeforeAllocating) {
+    // Sixteen copies of one mesh header, all pointing at the same vertices and indices: each
+    // fits the file, but together they would make storage grow with the square of its size.
+    MeshAt m;
+    Bytes one = meshFile(false, &m);
+    const std::vector<std::byte>& raw = one.data();
+    const size_t trailer = 12; // "EGCD", a word, offsetBNRY: must stay last
+    Bytes b;
+    for (size_t i = 0; i + trailer < raw.size(); ++i) b.u8(uint8_t(raw[i]));
+    const uint32_t table = uint32_t(b.size());
+    for (int copy = 0; copy < 16; ++copy)
+        for (size_t i = 0; i < 40; ++i) b.u8(uint8_t(raw[m.header + i]));
+    for (size_t i = raw.size() - trailer; i < raw.size(); ++i) b.u8(uint8_t(raw[i]));
+    b.patch32(0x54, table);
+    putU16(b, 0x18, 16);
+    CountingAllocator counting;
+    Result<Model> r = loadBytes(b.span(), {}, counting);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(counting.calls, 0);
+    EXPECT_NE(r.error().message.find("offsetMeshHeader: the meshes' vertices and indices add up to 1248 bytes, more than the " +
+                                     std::to_string(b.size()) + "-byte file holds"),
+              std::string::npos)
+        << r.error().message;
+}
+
+TEST(Swtor, HeadersSharingOneLongNameFailBeforeCopyingItForEach) {
+    // 600 empty mesh headers, all naming one 16 KB string: 9.8 MB of names out of a 40 KB file,
+    // past the four-times-the-file budget (plus 1 MiB) for what the headers may copy.
+    const uint32_t meshes = 600, nameBytes = 16384, headers = 0x70, name = headers + meshes * 40;
+    Bytes b;
+    b.text("GAWB").u32(4).u32(3).u32(0).u32(0).u32(0);
+    b.u16(uint16_t(meshes)).u16(0).u16(0).u16(0); // numMeshes, materials, bones, attachments
+    b.zeros(48).u32(0).u32(headers).u32(0).u32(0).u32(0);
+    b.zeros(headers - b.size());
+    for (uint32_t i = 0; i < meshes; ++i) b.u32(name).u32(0).u16(0).u16(0).u16(0x1).u16(12).u32(0).u32(0).u32(0).u32(0).u32(0).u32(0);
+    for (uint32_t i = 0; i < nameBytes; ++i) b.u8('n');
+    b.u8(0);
+    b.zeros((16 - b.size() % 16) % 16);
+    b.text("EGCD").u32(5).u32(0);
+    CountingAllocator counting;
+    Result<Model> r = loadBytes(b.span(), {}, counting);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(counting.calls, 0);
+    EXPECT_NE(r.error().message.find("mesh.offsetMeshName: the file's headers share names or tables so much that reading them would copy more than " +
+                                     std::to_string(4 * b.size() + (1u << 20)) + " bytes"),
+              std::string::npos)
+        << r.error().message;
+}
+
 TEST(Swtor, PositionOnlyMeshesGetFaceNormalsAndCollisionMeshesAreReported) {
     Bytes hull = positionOnlyFile("hull");
     HeapMeshAllocator heap;
@@ -628,7 +750,7 @@ TEST(Swtor, SocketsRoundTripAsAttachments) {
     Result<Model> m = loadModel(f.mesh, options, heap);
     ASSERT_TRUE(m) << m.error().message;
     auto out = f.dir / "again.gr2";
-    ASSERT_TRUE(swtor().write(*m, out));
+    ASSERT_TRUE(swtorFormat().write(*m, out));
     options.skeleton = f.dir / "again_skeleton.gr2";
     Result<Model> back = loadModel(out, options, heap);
     ASSERT_TRUE(back) << back.error().message;

@@ -1,0 +1,89 @@
+#include "fuzz/exercise.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+
+#include "asset/validate.h"
+#include "monster.h"
+
+namespace horde::fuzz {
+
+namespace {
+// Sums the storage a decode asks for, so a run can be held to loader.h's bound.
+class MeteredAllocator final : public MeshAllocator {
+  public:
+    std::unique_ptr<MeshStorage> allocate(const MeshLayout& layout, std::string_view name) override {
+        bytes += streamOffsets(layout).total;
+        return heap_.allocate(layout, name);
+    }
+    uint64_t bytes = 0;
+
+  private:
+    HeapMeshAllocator heap_;
+};
+
+// The skeleton file a writer put beside a mesh, for formats that keep skeletons apart.
+std::filesystem::path companionSkeleton(const std::filesystem::path& dir) {
+    for (const char* name : {"monster.sklb", "monster_skeleton.gr2"})
+        if (std::filesystem::exists(dir / name)) return dir / name;
+    return {};
+}
+} // namespace
+
+Exercise::Exercise(const Format& format) : format_(format) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("horde_fuzz_" + std::string(format.id) + "_" + std::to_string(getpid()) + "_" +
+            std::to_string(reinterpret_cast<uintptr_t>(this)));
+    std::filesystem::create_directories(dir_);
+    input_ = dir_ / ("fuzz" + std::string(format.extension ? format.extension : ""));
+    HeapMeshAllocator heap;
+    Model monster = buildMonster(heap, MonsterParams{2, 3, 1});
+    if (format.write &&
+        format.write(monster, dir_ / ("monster" + std::string(format.extension ? format.extension : ""))))
+        skeleton_ = companionSkeleton(dir_);
+    target_.nodes = monster.nodes;
+}
+
+Exercise::~Exercise() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+}
+
+Outcome Exercise::run(std::span<const std::byte> bytes) const {
+    Outcome out;
+    auto load = [&](const std::filesystem::path& path, const LoadOptions& options) {
+        MeteredAllocator allocator;
+        Result<Model> model = format_.load(path, bytes, options, allocator);
+        out.storageBytes = std::max(out.storageBytes, allocator.bytes);
+        if (!model) {
+            out.failures.push_back({path.filename().string(), model.error().message});
+            return;
+        }
+        finalizeMeshes(*model);
+        (void)validateModel(*model);
+    };
+    load(input_, LoadOptions{});
+    if (!skeleton_.empty()) {
+        LoadOptions options;
+        options.skeleton = skeleton_;
+        load(input_, options);
+    }
+    // EMI tells its three files apart by extension alone.
+    if (std::string_view(format_.id) == "emi") load(input_.parent_path() / "fuzz.sklb", LoadOptions{});
+    if (format_.loadClips) {
+        Model bind;
+        bind.nodes = target_.nodes;
+        Result<std::vector<Clip>> clips = format_.loadClips(input_, bytes, bind);
+        if (!clips) out.failures.push_back({input_.filename().string(), clips.error().message});
+    }
+    return out;
+}
+
+bool withinStorageBound(size_t inputBytes, uint64_t storageBytes) {
+    return storageBytes <= kStoragePerInputByte * inputBytes + kStorageSlack;
+}
+
+} // namespace horde::fuzz
