@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "conversion.h"
 #include "grimrock_file.h"
 #include "reader.h"
 
@@ -23,7 +24,10 @@ using NodeNames = std::unordered_map<std::string, int32_t>;
 
 // Keys are one per frame from frame 0: key k at k / fps. Each key replaces the node's whole
 // local transform, so every item drives translation, rotation and scale.
-bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeNames& names, Model& target, Clip& clip) {
+// Keys are in Grimrock's axes; `toTarget` moves them into the target model's (nothing to do for a
+// Grimrock model, but a model converted from Grimrock to another format has that format's axes).
+bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeNames& names, const Conversion& toTarget,
+              Model& target, Clip& clip) {
     std::string at = "items[" + std::to_string(index) + "]";
     std::string name = readString(r, at + ".node");
     size_t countAt = r.offset();
@@ -64,6 +68,14 @@ bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeName
         channels[0].values[k] = position;
         channels[1].values[k] = rotation / length;
         channels[2].values[k] = scale;
+        if (toTarget.axes != glm::dmat3(1.0)) {
+            const glm::vec4 q = channels[1].values[k];
+            const TrsD local{glm::dvec3(position), glm::dquat(q.w, q.x, q.y, q.z), glm::dvec3(scale)};
+            const TrsD moved = toTarget.trs(local);
+            channels[0].values[k] = glm::vec4(glm::vec3(moved.translation), 0.0f);
+            channels[1].values[k] = glm::vec4(float(moved.rotation.x), float(moved.rotation.y), float(moved.rotation.z), float(moved.rotation.w));
+            channels[2].values[k] = glm::vec4(glm::vec3(moved.scale), 0.0f);
+        }
         for (Channel& c : channels) c.times[k] = time;
     }
     for (Channel& c : channels) clip.channels.push_back(std::move(c));
@@ -94,8 +106,9 @@ Result<std::vector<Clip>> readAnimation(const std::filesystem::path& path, std::
     clip.rotationBlend = RotationBlend::Nlerp;
     NodeNames names;
     for (size_t n = 0; n < target.nodes.size(); ++n) names.emplace(target.nodes[n].name, int32_t(n));
+    const Conversion toTarget = fromFileAxes(target.axes);
     for (int32_t i = 0; i < items; ++i)
-        if (!readItem(r, size_t(i), fps, frames, names, target, clip)) return r.error();
+        if (!readItem(r, size_t(i), fps, frames, names, toTarget, target, clip)) return r.error();
     std::vector<Clip> clips;
     clips.push_back(std::move(clip));
     return clips;

@@ -13,6 +13,12 @@ Conversion toFileAxes(const Axes& source) {
     return c;
 }
 
+Conversion fromFileAxes(const Axes& target) {
+    Conversion c = toFileAxes(target);
+    c.axes = glm::transpose(c.axes); // a signed permutation's inverse
+    return c;
+}
+
 glm::dmat4 Conversion::transform(const glm::dmat4& m) const {
     glm::dmat4 c(axes);
     return c * m * glm::transpose(c);

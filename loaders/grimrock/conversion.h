@@ -21,5 +21,8 @@ struct Conversion {
 };
 
 Conversion toFileAxes(const Axes& source);
+// The other way: from Grimrock's axes into `target`'s, for animation keys bound to a model that
+// came from another format.
+Conversion fromFileAxes(const Axes& target);
 
 } // namespace horde::grimrock

@@ -326,6 +326,33 @@ TEST(Grimrock, DecodesAnimationAndBindsByName) {
     EXPECT_NEAR(q.w, std::sqrt(0.5), 1e-6);
 }
 
+// Bound to a model in other axes (right-handed, Y up, as glTF), the keys move out of Grimrock's
+// left-handed axes: Z mirrors, so a translation (1, 2, 3) becomes (1, 2, -3) and a quarter turn
+// about X turns the other way, quaternion (s, 0, 0, s) -> (-s, 0, 0, s) with s = sqrt(1/2).
+TEST(Grimrock, AnimationBoundToARightHandedModelMovesIntoItsAxes) {
+    Model target;
+    target.nodes.push_back(Node{.name = "bone"});
+    target.axes = Axes{.up = Axes::Up::Y, .leftHanded = false, .clockwiseFrontFaces = false};
+    const float s = std::sqrt(0.5f);
+    Bytes b;
+    b.text("ANIM").i32(1);
+    str(b, "turn");
+    b.f32(10.0f).i32(1).i32(1);
+    str(b, "bone");
+    b.i32(1);
+    vec3(b, 1, 2, 3).f32(s).f32(0).f32(0).f32(s).f32(1).f32(2).f32(3);
+    Result<std::vector<Clip>> clips = grimrock().loadClips("turn.animation", b.span(), target);
+    ASSERT_TRUE(clips) << clips.error().message;
+    const Clip& clip = (*clips)[0];
+    ASSERT_EQ(clip.channels.size(), 3u);
+    expectNear(glm::dvec3(clip.channels[0].values[0]), glm::dvec3(1, 2, -3), "translation");
+    const glm::vec4 q = clip.channels[1].values[0];
+    const double sign = q.w < 0 ? -1.0 : 1.0; // q and -q are one rotation
+    expectNear(sign * glm::dvec3(q), glm::dvec3(-s, 0, 0), "rotation xyz");
+    EXPECT_NEAR(sign * q.w, s, 1e-6);
+    expectNear(glm::dvec3(clip.channels[2].values[0]), glm::dvec3(1, 2, 3), "scale"); // mirroring Z keeps each axis's scale
+}
+
 TEST(Grimrock, RejectsAnimationAsModelAndModelAsAnimation) {
     HeapMeshAllocator allocator;
     Result<Model> m = loadBytes(walkAnimation(), allocator, "walk.animation");
