@@ -7,6 +7,7 @@
 
 #include "anim/reference.h"
 #include "asset/influences.h"
+#include "asset/normals.h"
 #include "asset/validate.h"
 
 using namespace horde;
@@ -58,6 +59,33 @@ TEST(Influences, FourSlotShortcutMatchesTheGeneralSelection) {
             << trial << ": " << weights[0] << " " << weights[1] << " " << weights[2] << " " << weights[3];
     }
     EXPECT_GT(sortedCases, 5000) << "the shortcut itself was exercised";
+}
+
+// Two triangles of a unit square in z = 0 (counter-clockwise seen from +Z), a third standing in
+// x = 0 and sharing vertex 0, a vertex no triangle uses, and a triangle naming a vertex past
+// the mesh, which is skipped.
+TEST(Normals, FaceNormalsAreAreaWeightedWithAFallback) {
+    MeshLayout layout;
+    layout.vertexCount = 6;
+    layout.indexCount = 12;
+    layout.index16 = true;
+    HeapMeshAllocator heap;
+    auto storage = heap.allocate(layout, "quad");
+    MeshArrays& a = storage->arrays;
+    const glm::vec3 positions[] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 2}, {5, 5, 5}};
+    std::copy(std::begin(positions), std::end(positions), a.positions.begin());
+    const uint16_t indices[] = {0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 1, 9};
+    std::copy(std::begin(indices), std::end(indices), a.indices16.begin());
+    faceNormals(a, glm::vec3(0, 1, 0));
+    // Vertex 0: the two square halves (cross products (0,0,1) each, twice their area) plus the
+    // standing triangle, cross((0,1,0), (0,0,2)) = (2,0,0): normalize((2,0,2)). Vertex 3: one
+    // half and the standing triangle: normalize((2,0,1)).
+    EXPECT_NEAR(glm::distance(a.normals[0], glm::normalize(glm::vec3(1, 0, 1))), 0.0f, 1e-6f);
+    EXPECT_EQ(a.normals[1], glm::vec3(0, 0, 1));
+    EXPECT_EQ(a.normals[2], glm::vec3(0, 0, 1));
+    EXPECT_NEAR(glm::distance(a.normals[3], glm::normalize(glm::vec3(1, 0, 0.5f))), 0.0f, 1e-6f);
+    EXPECT_EQ(a.normals[4], glm::vec3(1, 0, 0));
+    EXPECT_EQ(a.normals[5], glm::vec3(0, 1, 0)); // unused: the fallback
 }
 
 TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {

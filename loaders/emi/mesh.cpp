@@ -11,6 +11,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "asset/influences.h"
+#include "asset/normals.h"
 #include "parts.h"
 
 namespace horde::emi {
@@ -139,23 +140,6 @@ bool decodeFaces(Reader& r, const Plan& p, Mesh& mesh) {
         mesh.submeshes.push_back(std::move(submesh));
     }
     return r.ok();
-}
-
-// Format 18 stores no normals (ScummVM leaves them zero); area-weighted face normals light
-// the mesh instead. Front faces wind counter-clockwise in the file's coordinates.
-void computeNormals(MeshArrays& a, uint32_t indexCount) {
-    std::fill(a.normals.begin(), a.normals.end(), glm::vec3(0.0f));
-    for (uint32_t i = 0; i + 2 < indexCount; i += 3) {
-        uint32_t i0 = a.index(i), i1 = a.index(i + 1), i2 = a.index(i + 2);
-        glm::vec3 n = glm::cross(a.positions[i1] - a.positions[i0], a.positions[i2] - a.positions[i0]);
-        a.normals[i0] += n;
-        a.normals[i1] += n;
-        a.normals[i2] += n;
-    }
-    for (glm::vec3& n : a.normals) {
-        float length = glm::length(n);
-        n = length > 0.0f ? n / length : glm::vec3(0, 1, 0);
-    }
 }
 
 glm::dmat4 restModel(const Model& model, uint32_t node) {
@@ -305,7 +289,8 @@ Status readMesh(const std::filesystem::path& path, std::span<const std::byte> by
 
     decodeVertices(r, plan, mesh.arrays());
     if (!decodeFaces(r, plan, mesh)) return r.error();
-    if (!hasNormals(plan.format)) computeNormals(mesh.arrays(), layout.indexCount);
+    // Format 18 stores no normals (ScummVM leaves them zero); face normals light the mesh instead.
+    if (!hasNormals(plan.format)) faceNormals(mesh.arrays(), glm::vec3(0, 1, 0));
     if (layout.skinned && !decodeSkin(r, plan, model, mesh)) return r.error();
     model.meshes.push_back(std::move(mesh));
     return Ok{};

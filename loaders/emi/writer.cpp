@@ -7,36 +7,25 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "byte_writer.h"
 #include "parts.h"
 #include "render/view.h"
 
 namespace horde::emi {
 
 namespace {
-class Out {
-  public:
-    template <class T> void put(T value) {
-        size_t at = data.size();
-        data.resize(at + sizeof(T));
-        std::memcpy(data.data() + at, &value, sizeof(T));
-    }
-    void u32(uint32_t v) { put(v); }
-    void f32(float v) { put(v); }
-    void vec3(glm::vec3 v) { put(v); }
-    void vec4(glm::vec4 v) { put(v); }
+// EMI's strings (a uint32 length counting the terminator) and fixed-width names.
+struct Out : ByteWriter {
     void string(const std::string& s) {
         u32(uint32_t(s.size() + 1));
         fixed(s, s.size() + 1);
     }
     void fixed(const std::string& s, size_t width) {
-        for (size_t i = 0; i < width; ++i) data.push_back(i < s.size() ? std::byte(s[i]) : std::byte{0});
+        for (size_t i = 0; i < width; ++i) bytes.push_back(i < s.size() ? std::byte(s[i]) : std::byte{0});
     }
-    std::vector<std::byte> data;
 };
 
 // From the model's own axes to EMI's: into horde's world (right-handed, Y-up), then through
@@ -205,7 +194,7 @@ Result<Out> meshFile(const Model& model, const std::filesystem::path& path, cons
             count += written;
         }
         out.u32(count);
-        out.data.insert(out.data.end(), entries.data.begin(), entries.data.end());
+        out.bytes.insert(out.bytes.end(), entries.bytes.begin(), entries.bytes.end());
     }
     return out;
 }
@@ -249,7 +238,7 @@ Result<Out> clipFile(const Model& model, const Clip& clip, const std::filesystem
     out.string(clip.name);
     out.f32(clip.duration);
     out.u32(entries);
-    out.data.insert(out.data.end(), body.data.begin(), body.data.end());
+    out.bytes.insert(out.bytes.end(), body.bytes.begin(), body.bytes.end());
     return out;
 }
 
@@ -259,12 +248,6 @@ std::string fileSafe(const std::string& name) {
     return out;
 }
 
-Status save(const std::filesystem::path& path, const Out& out) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (file) file.write(reinterpret_cast<const char*>(out.data.data()), std::streamsize(out.data.size()));
-    if (!file) return Error{path.string() + ": cannot write the file"};
-    return Ok{};
-}
 } // namespace
 
 Status write(const Model& model, const std::filesystem::path& path) {
@@ -283,7 +266,7 @@ Status write(const Model& model, const std::filesystem::path& path) {
         files.emplace_back(path.parent_path() / (path.stem().string() + "_" + fileSafe(clip.name) + ".animb"), std::move(*anim));
     }
     for (const auto& [file, out] : files)
-        if (Status st = save(file, out); !st) return st;
+        if (Status st = saveBytes(out.bytes, file); !st) return st;
     if (droppedScale > 0)
         std::fprintf(stderr, "horde: note: %u scale channels not written (EMI animations key translation and rotation only)\n", droppedScale);
     return Ok{};

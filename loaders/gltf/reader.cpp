@@ -11,6 +11,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "asset/influences.h"
+#include "asset/normals.h"
 #include "gltf/accessor.h"
 #include "gltf/clips.h"
 #include "gltf/parse.h"
@@ -184,21 +185,6 @@ Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& 
     return s;
 }
 
-void computeNormals(MeshArrays& a, uint32_t vertices, uint32_t indices) {
-    for (uint32_t v = 0; v < vertices; ++v)
-        a.normals[v] = glm::vec3(0.0f);
-    for (uint32_t i = 0; i + 2 < indices; i += 3) {
-        uint32_t i0 = a.index(i), i1 = a.index(i + 1), i2 = a.index(i + 2);
-        if (i0 >= vertices || i1 >= vertices || i2 >= vertices) continue; // validateModel rejects these
-        glm::vec3 n = glm::cross(a.positions[i1] - a.positions[i0], a.positions[i2] - a.positions[i0]);
-        a.normals[i0] += n, a.normals[i1] += n, a.normals[i2] += n;
-    }
-    for (uint32_t v = 0; v < vertices; ++v) {
-        float len = glm::length(a.normals[v]);
-        a.normals[v] = len > 0.0f ? a.normals[v] / len : glm::vec3(0, 1, 0);
-    }
-}
-
 struct Group {
     size_t first = 0, count = 0; // primitives of the glTF mesh
 };
@@ -302,7 +288,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
         mesh.submeshes.push_back(
             {materialName(gltf, gm.primitives[g.first + p].material), begin, uint32_t(iv.count)});
     }
-    if (!s->hasNormal) computeNormals(a, vertices, layout.indexCount);
+    if (!s->hasNormal) faceNormals(a, glm::vec3(0, 1, 0));
     model.meshes.push_back(std::move(mesh));
     return Ok{};
 }

@@ -1,7 +1,6 @@
 #include "grimrock_file.h"
 
 #include <cmath>
-#include <fstream>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -31,19 +30,6 @@ glm::mat4 readMat4x3(Reader& r, std::string_view field) {
     glm::mat4 m(1.0f);
     for (int c = 0; c < 4; ++c) m[c] = glm::vec4(r.vec3(field), c == 3 ? 1.0f : 0.0f);
     return m;
-}
-
-namespace {
-// Columns whose cosine exceeds this are called sheared; float noise in exported files stays far below.
-} // namespace
-
-
-Status Output::save(const std::filesystem::path& path) const {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) return Error{path.string() + ": cannot open for writing"};
-    file.write(reinterpret_cast<const char*>(bytes_.data()), std::streamsize(bytes_.size()));
-    if (!file) return Error{path.string() + ": write failed"};
-    return Ok{};
 }
 
 } // namespace horde::grimrock

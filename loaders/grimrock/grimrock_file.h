@@ -1,7 +1,6 @@
 #pragma once
 // What the Grimrock decoders and writers share: the file's axes, its basic types (strings,
 // Mat4x3) and the split of a Mat4x3 into the engine's rest TRS.
-#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -9,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "asset/model.h"
+#include "byte_writer.h"
 #include "reader.h"
 
 namespace horde::grimrock {
@@ -29,20 +29,8 @@ std::string readString(Reader& r, std::string_view field);
 glm::mat4 readMat4x3(Reader& r, std::string_view field);
 
 
-// Little-endian output for the writers.
-class Output {
-  public:
-    template <class T> void put(T value) {
-        size_t at = bytes_.size();
-        bytes_.resize(at + sizeof(T));
-        std::memcpy(bytes_.data() + at, &value, sizeof(T));
-    }
-    void i32(int32_t v) { put(v); }
-    void f32(float v) { put(v); }
-    void vec3(glm::vec3 v) { put(v); }
-    void text(std::string_view s) {
-        for (char c : s) bytes_.push_back(std::byte(c));
-    }
+// Grimrock's strings (an int32 length, no terminator) and Mat4x3 on top of the plain writer.
+struct Output : ByteWriter {
     void string(std::string_view s) {
         i32(int32_t(s.size()));
         text(s);
@@ -50,10 +38,7 @@ class Output {
     void mat4x3(const glm::mat4& m) {
         for (int c = 0; c < 4; ++c) vec3(glm::vec3(m[c]));
     }
-    Status save(const std::filesystem::path& path) const;
-
-  private:
-    std::vector<std::byte> bytes_;
+    Status save(const std::filesystem::path& path) const { return saveBytes(bytes, path); }
 };
 
 } // namespace horde::grimrock

@@ -6,6 +6,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "asset/influences.h"
+#include "asset/normals.h"
 
 namespace horde::nwn {
 
@@ -120,19 +121,6 @@ bool decodeIndices(File& file, const MeshHeader& h, const IndexSource& src, Mesh
         }
     }
     return r.ok();
-}
-
-// Area-weighted face normals, for files that store none.
-void faceNormals(MeshArrays& a, uint32_t indexCount) {
-    for (glm::vec3& n : a.normals) n = glm::vec3(0.0f);
-    for (uint32_t i = 0; i + 2 < indexCount; i += 3) {
-        uint32_t v0 = a.index(i), v1 = a.index(i + 1), v2 = a.index(i + 2);
-        glm::vec3 n = glm::cross(a.positions[v1] - a.positions[v0], a.positions[v2] - a.positions[v0]);
-        a.normals[v0] += n;
-        a.normals[v1] += n;
-        a.normals[v2] += n;
-    }
-    for (glm::vec3& n : a.normals) n = glm::length(n) > 0.0f ? glm::normalize(n) : glm::vec3(0, 0, 1);
 }
 
 struct SkinHeader {
@@ -291,7 +279,7 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
             n = glm::length(m) > 0.0f ? glm::normalize(m) : m;
         }
     } else {
-        faceNormals(a, src.indexCount);
+        faceNormals(a, glm::vec3(0, 0, 1)); // NWN is Z-up
     }
     if (skinned) {
         Skin skin;

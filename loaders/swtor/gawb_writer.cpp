@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <utility>
 
+#include "byte_writer.h"
 #include "gawb.h"
 
 namespace horde::swtor {
@@ -14,20 +13,8 @@ namespace horde::swtor {
 namespace {
 // Little-endian output that remembers every offset field it patches, for the cached-offsets
 // table, and every string offset it still owes.
-class Output {
-  public:
-    template <class T> void put(T value) {
-        size_t at = bytes.size();
-        bytes.resize(at + sizeof(T));
-        std::memcpy(bytes.data() + at, &value, sizeof(T));
-    }
-    void u16(uint16_t v) { put(v); }
-    void u32(uint32_t v) { put(v); }
-    void i32(int32_t v) { put(v); }
-    void f32(float v) { put(v); }
-    void zeros(size_t n) { bytes.resize(bytes.size() + n); }
+struct Output : ByteWriter {
     void align() { zeros((16 - bytes.size() % 16) % 16); }
-    uint32_t pos() const { return uint32_t(bytes.size()); }
     void matrix(const glm::mat4& m) {
         for (int row = 0; row < 4; ++row)
             for (int k = 0; k < 4; ++k) f32(m[row][k]);
@@ -44,27 +31,22 @@ class Output {
         u32(0);
         return at;
     }
-    void patch(uint32_t at, uint32_t value) { std::memcpy(bytes.data() + at, &value, 4); }
     void pointer(uint32_t at, uint32_t value) {
-        patch(at, value);
+        patch32(at, value);
         if (value != 0) pointers.emplace_back(at, value);
     }
     // A string-offset slot, resolved when the string pool is written.
     void name(const std::string& text) { names.emplace_back(slot(), text); }
     void writeStrings() {
         std::map<std::string, uint32_t> pooled;
-        for (const auto& [at, text] : names) {
-            auto [it, added] = pooled.try_emplace(text, pos());
-            if (added) {
-                for (char c : text) bytes.push_back(std::byte(c));
-                bytes.push_back(std::byte{0});
-            }
+        for (const auto& [at, value] : names) {
+            auto [it, added] = pooled.try_emplace(value, pos());
+            if (added) text(value), u8(0);
             pointer(at, it->second);
         }
         align();
     }
 
-    std::vector<std::byte> bytes;
     std::vector<std::pair<uint32_t, uint32_t>> pointers;
     std::vector<std::pair<uint32_t, std::string>> names;
 };
@@ -165,7 +147,7 @@ std::vector<std::byte> encode(const FileOut& file) {
     out.pointer(offsetCached, out.pos());
     std::vector<std::pair<uint32_t, uint32_t>> table = out.pointers;
     std::sort(table.begin(), table.end());
-    out.patch(kNumCachedField, uint32_t(table.size()));
+    out.patch32(kNumCachedField, uint32_t(table.size()));
     for (const auto& [at, value] : table) {
         out.u32(at);
         out.u32(value);
@@ -181,16 +163,8 @@ std::vector<std::byte> encode(const FileOut& file) {
     out.put(std::array<char, 4>{'E', 'G', 'C', 'D'});
     out.u32(kEgcdUnknown);
     out.u32(bnry);
-    out.patch(kOffsetBnryField, bnry);
+    out.patch32(kOffsetBnryField, bnry);
     return std::move(out.bytes);
-}
-
-Status save(const std::vector<std::byte>& bytes, const std::filesystem::path& path) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file) return Error{path.string() + ": cannot open for writing"};
-    file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    if (!file) return Error{path.string() + ": write failed"};
-    return Ok{};
 }
 
 } // namespace horde::swtor

@@ -66,6 +66,5 @@ struct FileOut {
 };
 
 std::vector<std::byte> encode(const FileOut& file);
-Status save(const std::vector<std::byte>& bytes, const std::filesystem::path& path);
 
 } // namespace horde::swtor

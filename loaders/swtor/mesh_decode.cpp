@@ -7,6 +7,7 @@
 
 #include <glm/gtc/packing.hpp>
 
+#include "asset/normals.h"
 #include "vertex_decode.h"
 
 namespace horde::swtor {
@@ -70,19 +71,6 @@ std::vector<std::string> readBoneList(Reader& r, uint32_t offset, uint16_t count
         r.skip(24, "meshBone.bounds"); // the box of the vertices the bone moves; horde recomputes bounds
     }
     return names;
-}
-
-void faceNormals(MeshArrays& a) {
-    std::fill(a.normals.begin(), a.normals.end(), glm::vec3(0.0f));
-    for (size_t i = 0; i + 2 < a.indices16.size(); i += 3) {
-        uint16_t v0 = a.indices16[i], v1 = a.indices16[i + 1], v2 = a.indices16[i + 2];
-        glm::vec3 n = glm::cross(a.positions[v1] - a.positions[v0], a.positions[v2] - a.positions[v0]);
-        a.normals[v0] += n;
-        a.normals[v1] += n;
-        a.normals[v2] += n;
-    }
-    for (glm::vec3& n : a.normals)
-        if (glm::length(n) > 0.0f) n = glm::normalize(n);
 }
 
 } // namespace
@@ -165,7 +153,7 @@ bool decodeMesh(Reader& r, const MeshInfo& m, MeshArrays& a) {
         return r.failAt(m.offsetIndices + 2 * i, "indices", "index " + std::to_string(a.indices16[i]) + " of face " + std::to_string(i / 3) +
                                                               " of mesh '" + m.name + "' is past its " + std::to_string(m.numVertices) + " vertices");
     }
-    if (!(m.mask & kNormalTangent)) faceNormals(a);
+    if (!(m.mask & kNormalTangent)) faceNormals(a, glm::vec3(0.0f));
     return true;
 }
 

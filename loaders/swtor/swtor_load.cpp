@@ -55,14 +55,7 @@ class Builder {
 
     void addBones(const std::vector<Bone>& bones) {
         for (const Bone& b : bones) {
-            SplitTransform d = splitTransform(b.boneToParent);
-            if (d.sheared || d.degenerate || d.projective) warn("bone '" + b.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
-            Node node;
-            node.translation = d.translation;
-            node.rotation = d.rotation;
-            node.scale = d.scale;
-            node.name = b.name;
-            node.parent = b.parent;
+            Node node = nodeFrom("bone", b.name, b.parent, b.boneToParent);
             if (!byName_.try_emplace(b.name, uint32_t(model_.nodes.size())).second)
                 warn("bone name '" + b.name + "' appears twice; meshes bind to the first");
             model_.nodes.push_back(std::move(node));
@@ -128,20 +121,26 @@ class Builder {
                 model_.extras.push_back({"socket", "", "'" + a.name + "' on bone '" + a.bone + "' (not loaded)"});
                 continue;
             }
-            SplitTransform d = splitTransform(a.transform);
-            if (d.sheared || d.degenerate || d.projective) warn("attachment '" + a.name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
-            Node node;
-            node.translation = d.translation;
-            node.rotation = d.rotation;
-            node.scale = d.scale;
-            node.name = a.name;
-            node.parent = int32_t(it->second);
-            model_.nodes.push_back(std::move(node));
+            model_.nodes.push_back(nodeFrom("attachment", a.name, int32_t(it->second), a.transform));
             model_.extras.push_back({"socket", a.name, "on bone '" + a.bone + "'"});
         }
     }
 
   private:
+    // A node from a local matrix; what TRS cannot hold (shear, a zero scale) is warned about.
+    Node nodeFrom(const char* kind, const std::string& name, int32_t parent, const glm::mat4& local) {
+        SplitTransform d = splitTransform(local);
+        if (d.sheared || d.degenerate || d.projective)
+            warn(std::string(kind) + " '" + name + "' has shear or a zero scale that TRS cannot hold; nearest rotation kept");
+        Node node;
+        node.name = name;
+        node.parent = parent;
+        node.translation = d.translation;
+        node.rotation = d.rotation;
+        node.scale = d.scale;
+        return node;
+    }
+
     void warn(const std::string& what) { model_.warnings.push_back(path_.filename().string() + ": " + what); }
 
     Model& model_;

@@ -13,6 +13,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "asset/split.h"
+#include "byte_writer.h"
 #include "gawb.h"
 #include "gawb_writer.h"
 #include "swtor_io.h"
@@ -280,11 +281,11 @@ Status write(const Model& model, const std::filesystem::path& path) {
     for (const MeshOut& m : meshFile.meshes)
         if (m.vertexCount > 0) box.add(m.box.min), box.add(m.box.max);
     meshFile.box = box.get();
-    if (!anySkinned) return save(encode(meshFile), path);
+    if (!anySkinned) return saveBytes(encode(meshFile), path);
     Result<FileOut> skeleton = skeletonFile(model, rest);
     if (!skeleton) return skeleton.error();
-    if (Status st = save(encode(meshFile), path); !st) return st;
-    return save(encode(*skeleton), skeletonPathFor(path));
+    if (Status st = saveBytes(encode(meshFile), path); !st) return st;
+    return saveBytes(encode(*skeleton), skeletonPathFor(path));
 }
 
 } // namespace horde::swtor
