@@ -12,6 +12,7 @@
 
 #include "asset/influences.h"
 #include "asset/normals.h"
+#include "index_copy.h"
 #include "parts.h"
 
 namespace horde::emi {
@@ -97,7 +98,7 @@ bool scan(Reader& r, Plan& p) {
 }
 
 // Positions, normals and UVs are stored as tight float arrays, the engine's own layout: each
-// is one copy. Indices too; one pass over them finds the largest.
+// is one copy.
 template <class T> void copyArray(Reader& r, std::span<T> out, std::string_view field) {
     std::span<const std::byte> in = r.bytes(out.size_bytes(), field);
     if (r.ok() && !in.empty()) std::memcpy(out.data(), in.data(), in.size());
@@ -127,11 +128,9 @@ bool decodeFaces(Reader& r, const Plan& p, Mesh& mesh) {
         submesh.indexCount = r.u32("face group index count");
         const size_t at = r.offset();
         std::span<uint16_t> indices = a.indices16.subspan(next, submesh.indexCount);
-        copyArray(r, indices, "face group indices");
+        std::span<const std::byte> in = r.bytes(indices.size_bytes(), "face group indices");
         if (!r.ok()) return false;
-        uint16_t largest = 0;
-        for (uint16_t index : indices) largest = std::max(largest, index);
-        if (!indices.empty() && largest >= p.vertexCount) {
+        if (!copyIndices16(indices, in, p.vertexCount, r.size() >= kStreamingFileBytes)) {
             size_t bad = size_t(std::find_if(indices.begin(), indices.end(), [&](uint16_t i) { return i >= p.vertexCount; }) - indices.begin());
             return r.failAt(at + 2 * bad, "face group index", std::to_string(indices[bad]) + " is past the vertex count " +
                                                                   std::to_string(p.vertexCount));

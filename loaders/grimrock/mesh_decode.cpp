@@ -6,6 +6,7 @@
 
 #include "asset/influences.h"
 #include "grimrock_file.h"
+#include "index_copy.h"
 #include "mesh_entity.h"
 
 namespace horde::grimrock {
@@ -155,19 +156,14 @@ bool decodeInfluences(Reader& r, const MeshScan& s, MeshArrays& out) {
     });
 }
 
-// One pass converts and checks: the largest index seen decides, and only a failing mesh is
-// searched again for the first bad index to name it.
-template <class Out> bool decodeIndices(Reader& r, const MeshScan& s, std::span<Out> out) {
-    uint32_t largest = 0;
-    const std::byte* p = s.indices.data();
-    for (size_t i = 0; i < out.size(); ++i) {
-        uint32_t index = uint32_t(load<int32_t>(p + 4 * i));
-        largest = std::max(largest, index);
-        out[i] = static_cast<Out>(index);
-    }
-    if (out.empty() || largest < s.vertexCount) return true;
+// Only a failing mesh is searched again, for the first bad index to name it.
+bool decodeIndices(Reader& r, const MeshScan& s, MeshArrays& out) {
+    const bool stream = r.size() >= kStreamingFileBytes;
+    if (out.indices16.empty() ? copyIndices32(out.indices32, s.indices, s.vertexCount, stream)
+                              : narrowIndices32(out.indices16, s.indices, s.vertexCount, stream))
+        return true;
     for (uint32_t i = 0;; ++i) {
-        int32_t index = load<int32_t>(p + 4 * size_t(i));
+        int32_t index = load<int32_t>(s.indices.data() + 4 * size_t(i));
         if (index < 0 || uint32_t(index) >= s.vertexCount)
             return r.failAt(s.indicesOffset + 4 * size_t(i), "MeshData.indices",
                             "index " + std::to_string(i) + " = " + std::to_string(index) + " is outside the " +
@@ -198,7 +194,7 @@ bool decodeMesh(Reader& r, const MeshScan& s, uint32_t node, Model& model, MeshA
     if (layout.uvSets >= 1) decodeVectors<2>(a[kTexcoord0], out.uv0);
     if (layout.uvSets >= 2) decodeVectors<2>(a[kTexcoord1], out.uv1);
     if (layout.skinned && !decodeInfluences(r, s, out)) return false;
-    if (!(layout.index16 ? decodeIndices(r, s, out.indices16) : decodeIndices(r, s, out.indices32))) return false;
+    if (!decodeIndices(r, s, out)) return false;
 
     if (s.vertexCount > 0 && !a[kNormal].present())
         model.warnings.push_back("mesh '" + mesh.name + "' has no normals; they read as zero");

@@ -85,8 +85,7 @@ std::string readName(Reader& r, std::string_view field, CopyBudget& budget);
 glm::mat4 readMatrix(Reader& r, std::string_view field);
 
 
-// Normal and tangent components are bytes: (b - 127) / 127.
-constexpr float unpackUnit(uint8_t b) { return (float(b) - 127.0f) / 127.0f; }
+// Normal and tangent components are bytes: (b - 127) / 127. The writer's rounding to them.
 uint8_t packUnit(float v);
 
 // An IEEE half as a float, without branches: the half's exponent and

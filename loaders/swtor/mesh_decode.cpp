@@ -8,6 +8,7 @@
 #include <glm/gtc/packing.hpp>
 
 #include "asset/normals.h"
+#include "index_copy.h"
 #include "vertex_decode.h"
 
 namespace horde::swtor {
@@ -145,10 +146,7 @@ bool decodeMesh(Reader& r, const MeshInfo& m, MeshArrays& a) {
     r.seek(m.offsetIndices, "mesh.offsetIndices");
     std::span<const std::byte> indices = r.bytes(size_t(m.numIndices) * 2, "mesh.offsetIndices");
     if (!r.ok()) return false;
-    if (!indices.empty()) std::memcpy(a.indices16.data(), indices.data(), indices.size());
-    uint16_t largest = 0;
-    for (uint16_t index : a.indices16) largest = std::max(largest, index);
-    if (m.numIndices > 0 && largest >= m.numVertices) {
+    if (!copyIndices16(a.indices16, indices, m.numVertices, r.size() >= kStreamingFileBytes)) {
         size_t i = size_t(std::find_if(a.indices16.begin(), a.indices16.end(), [&](uint16_t x) { return x >= m.numVertices; }) - a.indices16.begin());
         return r.failAt(m.offsetIndices + 2 * i, "indices", "index " + std::to_string(a.indices16[i]) + " of face " + std::to_string(i / 3) +
                                                               " of mesh '" + m.name + "' is past its " + std::to_string(m.numVertices) + " vertices");
