@@ -269,7 +269,6 @@ bool decodeFours(Reader& r, const MeshInfo& m, const VertexFields& f, const std:
         if (f.uv[0] >= 0) decodeUvs<kStream>(four, size_t(f.uv[0]), &a.uv0[v]);
         if (f.uv[1] >= 0) decodeUvs<kStream>(four, size_t(f.uv[1]), &a.uv1[v]);
     }
-    if constexpr (kStream) _mm_sfence(); // streaming stores are weakly ordered: done before the GPU is told
     return true;
 }
 
@@ -282,7 +281,10 @@ bool decodeFours(Reader& r, const MeshInfo& m, const VertexFields& f, const std:
     const bool stream = r.size() >= kStreamingFileBytes && aligned16(a.positions.data()) && aligned16(a.normals.data()) &&
                         aligned16(a.tangents.data()) && aligned16(a.uv0.data()) && aligned16(a.uv1.data()) &&
                         aligned16(a.joints.data()) && aligned16(a.weights.data());
-    return stream ? decodeFours<true>(r, m, f, in, a, decoded) : decodeFours<false>(r, m, f, in, a, decoded);
+    if (!stream) return decodeFours<false>(r, m, f, in, a, decoded);
+    const bool ok = decodeFours<true>(r, m, f, in, a, decoded);
+    _mm_sfence(); // streaming stores are weakly ordered: drained before anything else sees the streams
+    return ok;
 }
 #else
 bool decodeFours(Reader&, const MeshInfo&, const VertexFields&, const std::byte*, MeshArrays&, size_t& decoded) {
