@@ -32,8 +32,8 @@ void put(void* at, __m128i v, bool stream) {
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
-// `narrow`: 32-bit indices out as 16-bit, eight per store (only after all are checked below
-// 65536, since packing saturates).
+// With In wider than Out, eight 32-bit indices are packed into each 16-byte store; packing
+// would saturate values past 65535, but those fail the check, which runs on the 32-bit values.
 template <class In, class Out> bool copyVectors(Out* out, const std::byte* in, size_t count, uint32_t vertexCount, bool stream) {
     constexpr size_t kPerStore = 16 / sizeof(Out);
     const size_t vectors = count / kPerStore;
