@@ -1,6 +1,7 @@
-// One pass over the interleaved vertices, four at a time in SSE2 registers where the CPU has
+// One pass over the interleaved vertices, eight at a time in AVX2 registers where the CPU has
 // them, each vertex otherwise (and for the last few). Both give the same values bit for bit:
-// SSE2 adds, multiplies, divides and square roots round exactly like scalar floats.
+// vector adds, multiplies, divides and square roots round exactly like scalar floats, and no
+// multiply is fused into an add (the vector code is not compiled for FMA).
 //
 // Both vectors and weights are scaled after decoding (to unit length, to a sum of one), so the
 // bytes' own scale factors (1/127, 1/255) cancel and are never applied: the integers go
@@ -12,8 +13,15 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+// The vector path is AVX2, chosen at run time (every x86-64 CPU since 2013-2015 has it); older
+// ones, and other CPUs, take the one-vertex path. Only functions marked HORDE_AVX2 use it, so
+// nothing else in the program is compiled for it.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HORDE_AVX2_PATH 1
+#define HORDE_AVX2 __attribute__((target("avx2")))
+#include <immintrin.h>
+#else
+#define HORDE_AVX2_PATH 0
 #endif
 
 #include "asset/influences.h"
@@ -101,193 +109,226 @@ bool decodeVertex(Reader& r, const MeshInfo& m, const VertexFields& f, const std
     return true;
 }
 
-#if defined(__SSE2__)
-// Four vertices at a time: lane i of a register holds vertex i's value. Every stream gets
-// whole 16-byte stores (four vertices' vec3s are three), so that a large file's streams can be
-// written around the caches.
+#if HORDE_AVX2_PATH
+// Four consecutive vertices, gathered field by field: lane i of a 128-bit register holds
+// vertex i's value. Every stream gets whole 16-byte stores (four vertices' vec3s are three), so
+// that a large file's streams can be written around the caches.
 struct Four {
     const std::byte* p; // the first of the four vertices
     size_t stride;
 
-    __m128i word(size_t at, size_t i) const {
-        uint32_t w;
-        std::memcpy(&w, p + i * stride + at, 4);
-        return _mm_cvtsi32_si128(int(w));
+    HORDE_AVX2 const std::byte* at(size_t i, size_t field) const { return p + i * stride + field; }
+    // The 32-bit word at `field` of each vertex.
+    HORDE_AVX2 __m128i words(size_t field) const {
+        const auto word = [&](size_t i) { return _mm_loadu_si32(at(i, field)); };
+        return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(0), word(1)), _mm_unpacklo_epi32(word(2), word(3)));
     }
-    // The 32-bit word at `at` of each vertex.
-    __m128i words(size_t at) const {
-        return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(at, 0), word(at, 1)), _mm_unpacklo_epi32(word(at, 2), word(at, 3)));
-    }
-    // The words at `at` and `at + 4` of each vertex, read as one 8-byte load per vertex.
-    void wordPairs(size_t at, __m128i& first, __m128i& second) const {
-        __m128i v[4];
-        for (size_t i = 0; i < 4; ++i) v[i] = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i * stride + at));
-        const __m128i low = _mm_unpacklo_epi32(v[0], v[1]), high = _mm_unpacklo_epi32(v[2], v[3]);
+    // The words at `field` and `field + 4` of each vertex, read as one 8-byte load per vertex.
+    HORDE_AVX2 void wordPairs(size_t field, __m128i& first, __m128i& second) const {
+        const auto pair = [&](size_t i) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(at(i, field))); };
+        const __m128i low = _mm_unpacklo_epi32(pair(0), pair(1)), high = _mm_unpacklo_epi32(pair(2), pair(3));
         first = _mm_unpacklo_epi64(low, high);
         second = _mm_unpackhi_epi64(low, high);
     }
-    // Vertex i's position as x, y, z, 0, without reading past its 12 bytes.
-    __m128 position(size_t i) const {
-        const __m128i xy = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + i * stride));
-        return _mm_castsi128_ps(_mm_unpacklo_epi64(xy, word(8, i)));
+    // Vertex i's position as x, y, z and whatever follows: one load when the vertex is long
+    // enough, else x, y, z, 0 without reading past its 12 bytes.
+    HORDE_AVX2 __m128 position(size_t i) const {
+        if (stride >= 16) return _mm_loadu_ps(reinterpret_cast<const float*>(at(i, 0)));
+        return _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(at(i, 0))), _mm_loadu_si32(at(i, 8))));
     }
 };
+
+HORDE_AVX2 __m128 low(__m256 v) { return _mm256_castps256_ps128(v); }
+HORDE_AVX2 __m128 high(__m256 v) { return _mm256_extractf128_ps(v, 1); }
 
 // Streaming stores skip the caches: for output far larger than they are, and for GPU memory
 // that the CPU only writes.
 template <bool kStream> struct Store {
-    static void put(void* at, __m128 v) {
+    HORDE_AVX2 static void put(void* at, __m128 v) {
         if constexpr (kStream) _mm_stream_ps(static_cast<float*>(at), v);
         else _mm_storeu_ps(static_cast<float*>(at), v);
     }
-    static void put(void* at, __m128i v) {
+    HORDE_AVX2 static void put(void* at, __m128i v) {
         if constexpr (kStream) _mm_stream_si128(static_cast<__m128i*>(at), v);
         else _mm_storeu_si128(static_cast<__m128i*>(at), v);
     }
+    // Eight floats as two 16-byte stores: a 32-byte streaming store would need 32-byte alignment.
+    HORDE_AVX2 static void put(void* at, __m256 v) { put(at, low(v)), put(static_cast<float*>(at) + 4, high(v)); }
     // Four x, y, z, _ rows as the 48 bytes of four vec3s.
-    static void vec3s(glm::vec3* at, __m128 r0, __m128 r1, __m128 r2, __m128 r3) {
+    HORDE_AVX2 static void vec3s(glm::vec3* at, __m128 r0, __m128 r1, __m128 r2, __m128 r3) {
         float* out = &at->x;
         put(out, _mm_shuffle_ps(r0, _mm_shuffle_ps(r0, r1, _MM_SHUFFLE(0, 0, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0)));
         put(out + 4, _mm_shuffle_ps(r1, r2, _MM_SHUFFLE(1, 0, 2, 1)));
         put(out + 8, _mm_shuffle_ps(_mm_shuffle_ps(r2, r3, _MM_SHUFFLE(0, 0, 2, 2)), r3, _MM_SHUFFLE(2, 1, 2, 0)));
     }
-    static void vec4s(glm::vec4* at, __m128 r0, __m128 r1, __m128 r2, __m128 r3) {
-        put(&at[0].x, r0), put(&at[1].x, r1), put(&at[2].x, r2), put(&at[3].x, r3);
-    }
 };
 
-template <int k> __m128i byteOf(__m128i words) { return _mm_and_si128(_mm_srli_epi32(words, 8 * k), _mm_set1_epi32(0xFF)); }
-template <int k> __m128 byteAsFloat(__m128i words) { return _mm_cvtepi32_ps(byteOf<k>(words)); }
-
-__m128 select(__m128 mask, __m128 yes, __m128 no) { return _mm_or_ps(_mm_and_ps(mask, yes), _mm_andnot_ps(mask, no)); }
-
-void unitLength(__m128& x, __m128& y, __m128& z) {
-    const __m128 squared = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
-    const __m128 inverse = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(_mm_max_ps(squared, _mm_set1_ps(FLT_MIN))));
-    const __m128 scale = select(_mm_cmpgt_ps(squared, _mm_setzero_ps()), inverse, _mm_set1_ps(1.0f));
-    x = _mm_mul_ps(x, scale), y = _mm_mul_ps(y, scale), z = _mm_mul_ps(z, scale);
+// Byte k (0 = lowest) of each 32-bit lane, as a float.
+HORDE_AVX2 __m256 byteAsFloat(__m256i words, int k) {
+    return _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(words, 8 * k), _mm256_set1_epi32(0xFF)));
 }
 
-void unitBytes(__m128i words, __m128& x, __m128& y, __m128& z) {
-    const __m128 bias = _mm_set1_ps(127.0f);
-    x = _mm_sub_ps(byteAsFloat<0>(words), bias);
-    y = _mm_sub_ps(byteAsFloat<1>(words), bias);
-    z = _mm_sub_ps(byteAsFloat<2>(words), bias);
-    unitLength(x, y, z);
+// The direction of (b - 127) / 127 from bytes 0..2 of each lane; zero stays zero.
+HORDE_AVX2 void unitBytes(__m256i words, __m256& x, __m256& y, __m256& z) {
+    const __m256 bias = _mm256_set1_ps(127.0f);
+    x = _mm256_sub_ps(byteAsFloat(words, 0), bias);
+    y = _mm256_sub_ps(byteAsFloat(words, 1), bias);
+    z = _mm256_sub_ps(byteAsFloat(words, 2), bias);
+    const __m256 squared = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)), _mm256_mul_ps(z, z));
+    const __m256 inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_sqrt_ps(_mm256_max_ps(squared, _mm256_set1_ps(FLT_MIN))));
+    const __m256 scale = _mm256_blendv_ps(_mm256_set1_ps(1.0f), inverse, _mm256_cmp_ps(squared, _mm256_setzero_ps(), _CMP_GT_OQ));
+    x = _mm256_mul_ps(x, scale), y = _mm256_mul_ps(y, scale), z = _mm256_mul_ps(z, scale);
 }
 
-// Lanes with a weighted slot naming a bone the mesh does not list.
-int unnamedLanes(__m128i weightWords, __m128i boneWords, size_t bones) {
-    const __m128i last = _mm_set1_epi32(int(std::min<size_t>(bones, 256)) - 1), zero = _mm_setzero_si128();
-    const auto slot = [&](__m128i weight, __m128i bone) { return _mm_and_si128(_mm_cmpgt_epi32(weight, zero), _mm_cmpgt_epi32(bone, last)); };
-    const __m128i bad = _mm_or_si128(_mm_or_si128(slot(byteOf<0>(weightWords), byteOf<0>(boneWords)), slot(byteOf<1>(weightWords), byteOf<1>(boneWords))),
-                                     _mm_or_si128(slot(byteOf<2>(weightWords), byteOf<2>(boneWords)), slot(byteOf<3>(weightWords), byteOf<3>(boneWords))));
-    return _mm_movemask_ps(_mm_castsi128_ps(bad));
+// Vertices (bits 0..3) with a weighted slot naming a bone the mesh does not list: byte k of a
+// lane's weight word goes with byte k of its bone word.
+HORDE_AVX2 int unnamedLanes(__m128i weightWords, __m128i boneWords, size_t bones) {
+    if (bones > 255) return 0; // every byte names a listed bone
+    const __m128i unlisted = _mm_cmpeq_epi8(_mm_max_epu8(boneWords, _mm_set1_epi8(char(bones))), boneWords);
+    const __m128i unweighted = _mm_cmpeq_epi8(weightWords, _mm_setzero_si128());
+    const __m128i named = _mm_cmpeq_epi32(_mm_andnot_si128(unweighted, unlisted), _mm_setzero_si128());
+    return ~_mm_movemask_ps(_mm_castsi128_ps(named)) & 0xF;
 }
+
+// The weight bytes of the first two lanes of `words`, as two rows of four, over their sums.
+HORDE_AVX2 __m256 weightRows(__m128i words, __m256 sums) { return _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(words)), sums); }
 
 // keepStrongestFour's shortcut in four lanes: slots strongest first with weight are
-// renormalized (byte weights are never negative, -0 or NaN); other lanes are redone one vertex
-// at a time before anything is stored.
+// renormalized (byte weights are never negative, -0 or NaN); other vertices are redone one at a
+// time before anything is stored. Weights are worked on as each vertex's row of four, two
+// vertices to a register, so they need no transpose.
 template <bool kStream>
-void decodeSkin(const Four& four, size_t at, glm::u16vec4* joints, glm::vec4* weights, __m128i weightWords, __m128i boneWords) {
-    __m128 w[4] = {byteAsFloat<0>(weightWords), byteAsFloat<1>(weightWords), byteAsFloat<2>(weightWords), byteAsFloat<3>(weightWords)};
-    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(w[0], w[1]), w[2]), w[3]);
-    const __m128 shortcut = _mm_and_ps(_mm_and_ps(_mm_cmpge_ps(w[0], w[1]), _mm_cmpge_ps(w[1], w[2])),
-                                       _mm_and_ps(_mm_cmpge_ps(w[2], w[3]), _mm_cmpgt_ps(sum, _mm_setzero_ps())));
-    for (__m128& slot : w) slot = _mm_div_ps(slot, sum);
-    _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
-
+HORDE_AVX2 void decodeSkin(const Four& four, size_t field, glm::u16vec4* joints, glm::vec4* weights, __m128i weightWords, __m128i boneWords) {
     const __m128i zero = _mm_setzero_si128();
+    const __m128i sums = _mm_madd_epi16(_mm_maddubs_epi16(weightWords, _mm_set1_epi8(1)), _mm_set1_epi16(1));
+    const __m256 sum = _mm256_castps128_ps256(_mm_cvtepi32_ps(sums));
+    __m256 w01 = weightRows(weightWords, _mm256_permutevar8x32_ps(sum, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)));
+    __m256 w23 = weightRows(_mm_unpackhi_epi64(weightWords, weightWords), _mm256_permutevar8x32_ps(sum, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)));
+
+    const __m128i descending = _mm_cmpeq_epi8(_mm_max_epu8(weightWords, _mm_srli_epi32(weightWords, 8)), weightWords);
+    const __m128i sorted = _mm_cmpeq_epi32(descending, _mm_set1_epi32(-1));
+    const __m128i strongestZero = _mm_cmpeq_epi32(_mm_and_si128(weightWords, _mm_set1_epi32(0xFF)), zero);
     const __m128i kept = _mm_andnot_si128(_mm_cmpeq_epi8(weightWords, zero), boneWords);
     __m128i pairs[2] = {_mm_unpacklo_epi8(kept, zero), _mm_unpackhi_epi8(kept, zero)};
 
-    if (const int redo = ~_mm_movemask_ps(shortcut) & 0xF) {
+    if (const int redo = (~_mm_movemask_ps(_mm_castsi128_ps(sorted)) & 0xF) | _mm_movemask_ps(_mm_castsi128_ps(strongestZero))) {
         glm::u16vec4 j[4];
+        glm::vec4 w[4];
         std::memcpy(j, pairs, sizeof j);
+        _mm256_storeu_ps(&w[0].x, w01), _mm256_storeu_ps(&w[2].x, w23);
         for (int lanes = redo; lanes; lanes &= lanes - 1) {
             const int i = __builtin_ctz(unsigned(lanes));
-            glm::vec4 reduced;
-            decodeSkin(four.p + size_t(i) * four.stride + at, j[i], reduced);
-            w[i] = _mm_loadu_ps(&reduced.x);
+            decodeSkin(four.at(size_t(i), field), j[i], w[i]);
         }
         std::memcpy(pairs, j, sizeof j);
+        w01 = _mm256_loadu_ps(&w[0].x), w23 = _mm256_loadu_ps(&w[2].x);
     }
-    Store<kStream>::vec4s(weights, w[0], w[1], w[2], w[3]);
-    Store<kStream>::put(&joints[0], pairs[0]);
-    Store<kStream>::put(&joints[2], pairs[1]);
+    Store<kStream>::put(&weights[0], w01), Store<kStream>::put(&weights[2], w23);
+    Store<kStream>::put(&joints[0], pairs[0]), Store<kStream>::put(&joints[2], pairs[1]);
 }
 
-template <bool kStream> void decodeNormals(const Four& four, size_t at, glm::vec3* normals, glm::vec4* tangents) {
-    __m128i normalWords, tangentWords;
-    four.wordPairs(at, normalWords, tangentWords);
-    __m128 nx, ny, nz, tx, ty, tz;
-    unitBytes(normalWords, nx, ny, nz);
-    unitBytes(tangentWords, tx, ty, tz);
-    __m128 nw = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(nx, ny, nz, nw);
-    Store<kStream>::vec3s(normals, nx, ny, nz, nw);
-
-    const __m128 positive = _mm_castsi128_ps(_mm_srai_epi32(tangentWords, 31));
-    __m128 sign = select(positive, _mm_set1_ps(1.0f), _mm_set1_ps(-1.0f));
-    _MM_TRANSPOSE4_PS(tx, ty, tz, sign);
-    Store<kStream>::vec4s(tangents, tx, ty, tz, sign);
+// Eight vertices' x, y and z columns as the 96 bytes of eight vec3s: each 32 bytes picks its
+// x, y and z lanes from the columns permuted alike.
+template <int kFromY, int kFromZ> HORDE_AVX2 __m256 interleave(__m256 x, __m256 y, __m256 z, __m256i lanes) {
+    const __m256 xy = _mm256_blend_ps(_mm256_permutevar8x32_ps(x, lanes), _mm256_permutevar8x32_ps(y, lanes), kFromY);
+    return _mm256_blend_ps(xy, _mm256_permutevar8x32_ps(z, lanes), kFromZ);
 }
 
-// halfToFloat on four halves held in the low 16 bits of each lane.
-__m128 halvesToFloats(__m128i h) {
-    const __m128i magnitude = _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x7FFF)), 13);
-    const __m128i scaled = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(magnitude), _mm_set1_ps(0x1p112f)));
-    const __m128i exponent = _mm_set1_epi32(0x7C00);
-    const __m128i special = _mm_cmpeq_epi32(_mm_and_si128(h, exponent), exponent);
-    const __m128i bits = _mm_or_si128(_mm_and_si128(special, _mm_or_si128(magnitude, _mm_set1_epi32(0x7F800000))), _mm_andnot_si128(special, scaled));
-    return _mm_castsi128_ps(_mm_or_si128(bits, _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16)));
+template <bool kStream> HORDE_AVX2 void storeVec3s(glm::vec3* at, __m256 x, __m256 y, __m256 z) {
+    float* out = &at->x;
+    Store<kStream>::put(out, interleave<0x92, 0x24>(x, y, z, _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2)));
+    Store<kStream>::put(out + 8, interleave<0x24, 0x49>(x, y, z, _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5)));
+    Store<kStream>::put(out + 16, interleave<0x49, 0x92>(x, y, z, _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7)));
 }
 
-template <bool kStream> void decodeUvs(const Four& four, size_t at, glm::vec2* uvs) {
-    const __m128i halves = four.words(at), zero = _mm_setzero_si128();
-    Store<kStream>::put(&uvs[0], halvesToFloats(_mm_unpacklo_epi16(halves, zero)));
-    Store<kStream>::put(&uvs[2], halvesToFloats(_mm_unpackhi_epi16(halves, zero)));
+// Eight vertices' x, y, z and w columns as eight vec4s: a transpose within each 128-bit half.
+template <bool kStream> HORDE_AVX2 void storeVec4s(glm::vec4* at, __m256 x, __m256 y, __m256 z, __m256 w) {
+    const __m256 xy01 = _mm256_unpacklo_ps(x, y), xy23 = _mm256_unpackhi_ps(x, y);
+    const __m256 zw01 = _mm256_unpacklo_ps(z, w), zw23 = _mm256_unpackhi_ps(z, w);
+    const __m256 rows[4] = {_mm256_shuffle_ps(xy01, zw01, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(xy01, zw01, _MM_SHUFFLE(3, 2, 3, 2)),
+                            _mm256_shuffle_ps(xy23, zw23, _MM_SHUFFLE(1, 0, 1, 0)), _mm256_shuffle_ps(xy23, zw23, _MM_SHUFFLE(3, 2, 3, 2))};
+    for (int i = 0; i < 4; ++i) Store<kStream>::put(&at[i], low(rows[i])), Store<kStream>::put(&at[4 + i], high(rows[i]));
 }
 
+// Eight vertices, four in `first` and four in `second`: a register holds vertex i in lane i.
 template <bool kStream>
-bool decodeFours(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t n) {
+HORDE_AVX2 void decodeNormals(const Four& first, const Four& second, size_t field, glm::vec3* normals, glm::vec4* tangents) {
+    __m128i normalWords[2], tangentWords[2];
+    first.wordPairs(field, normalWords[0], tangentWords[0]);
+    second.wordPairs(field, normalWords[1], tangentWords[1]);
+    __m256 x, y, z;
+    unitBytes(_mm256_set_m128i(normalWords[1], normalWords[0]), x, y, z);
+    storeVec3s<kStream>(normals, x, y, z);
+
+    const __m256i tangentBytes = _mm256_set_m128i(tangentWords[1], tangentWords[0]);
+    const __m256 positive = _mm256_castsi256_ps(_mm256_srai_epi32(tangentBytes, 31));
+    unitBytes(tangentBytes, x, y, z);
+    storeVec4s<kStream>(tangents, x, y, z, _mm256_blendv_ps(_mm256_set1_ps(-1.0f), _mm256_set1_ps(1.0f), positive));
+}
+
+// halfToFloat on eight halves held in the low 16 bits of each lane.
+HORDE_AVX2 __m256 halvesToFloats(__m256i h) {
+    const __m256i magnitude = _mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x7FFF)), 13);
+    const __m256i scaled = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(magnitude), _mm256_set1_ps(0x1p112f)));
+    const __m256i exponent = _mm256_set1_epi32(0x7C00);
+    const __m256i special = _mm256_cmpeq_epi32(_mm256_and_si256(h, exponent), exponent);
+    const __m256i bits = _mm256_blendv_epi8(scaled, _mm256_or_si256(magnitude, _mm256_set1_epi32(0x7F800000)), special);
+    return _mm256_castsi256_ps(_mm256_or_si256(bits, _mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x8000)), 16)));
+}
+
+// Always inlined: GCC otherwise keeps it out of line, paying a call and a vzeroupper per four
+// vertices.
+template <bool kStream> HORDE_AVX2 __attribute__((always_inline)) inline void decodeUvs(const Four& four, size_t field, glm::vec2* uvs) {
+    Store<kStream>::put(uvs, halvesToFloats(_mm256_cvtepu16_epi32(four.words(field))));
+}
+
+// Eight vertices a step: positions, weights and UVs four at a time, normals and tangents (the
+// most arithmetic) eight at a time.
+template <bool kStream>
+HORDE_AVX2 bool decodeEights(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t n) {
     const size_t stride = m.vertexSize;
     const bool skinned = !a.joints.empty() && f.skin >= 0;
-    for (size_t v = 0; v < n; v += 4) {
-        const Four four{in + v * stride, stride};
-        Store<kStream>::vec3s(&a.positions[v], four.position(0), four.position(1), four.position(2), four.position(3));
-        if (skinned) {
-            __m128i weightWords, boneWords;
-            four.wordPairs(size_t(f.skin), weightWords, boneWords);
-            if (const int bad = unnamedLanes(weightWords, boneWords, m.bones.size())) {
-                const size_t i = size_t(__builtin_ctz(unsigned(bad)));
-                return failBone(r, m, four.p + i * stride, v + i, size_t(f.skin));
+    for (size_t v = 0; v < n; v += 8) {
+        const Four fours[2] = {{in + v * stride, stride}, {in + (v + 4) * stride, stride}};
+        for (size_t half = 0; half < 2; ++half) {
+            const Four& four = fours[half];
+            const size_t first = v + 4 * half;
+            Store<kStream>::vec3s(&a.positions[first], four.position(0), four.position(1), four.position(2), four.position(3));
+            if (skinned) {
+                __m128i weightWords, boneWords;
+                four.wordPairs(size_t(f.skin), weightWords, boneWords);
+                if (const int bad = unnamedLanes(weightWords, boneWords, m.bones.size())) {
+                    const size_t i = size_t(__builtin_ctz(unsigned(bad)));
+                    return failBone(r, m, four.at(i, 0), first + i, size_t(f.skin));
+                }
+                decodeSkin<kStream>(four, size_t(f.skin), &a.joints[first], &a.weights[first], weightWords, boneWords);
             }
-            decodeSkin<kStream>(four, size_t(f.skin), &a.joints[v], &a.weights[v], weightWords, boneWords);
+            if (f.uv[0] >= 0) decodeUvs<kStream>(four, size_t(f.uv[0]), &a.uv0[first]);
+            if (f.uv[1] >= 0) decodeUvs<kStream>(four, size_t(f.uv[1]), &a.uv1[first]);
         }
-        if (f.normal >= 0) decodeNormals<kStream>(four, size_t(f.normal), &a.normals[v], &a.tangents[v]);
-        if (f.uv[0] >= 0) decodeUvs<kStream>(four, size_t(f.uv[0]), &a.uv0[v]);
-        if (f.uv[1] >= 0) decodeUvs<kStream>(four, size_t(f.uv[1]), &a.uv1[v]);
+        if (f.normal >= 0) decodeNormals<kStream>(fours[0], fours[1], size_t(f.normal), &a.normals[v], &a.tangents[v]);
     }
     return true;
 }
 
 bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
-// Vertices [0, n rounded down to four) four at a time, their count left in `decoded`; false
-// through `r` when one names a missing bone.
-bool decodeFours(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t& decoded) {
-    decoded = m.numVertices / 4 * 4;
+// Vertices [0, n rounded down to eight) eight at a time on CPUs with AVX2, their count left in
+// `decoded`; false through `r` when one names a missing bone.
+bool decodeEights(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t& decoded) {
+    decoded = 0;
+    if (!__builtin_cpu_supports("avx2")) return true;
+    decoded = m.numVertices / 8 * 8;
     const bool stream = r.size() >= kStreamingFileBytes && aligned16(a.positions.data()) && aligned16(a.normals.data()) &&
                         aligned16(a.tangents.data()) && aligned16(a.uv0.data()) && aligned16(a.uv1.data()) &&
                         aligned16(a.joints.data()) && aligned16(a.weights.data());
-    if (!stream) return decodeFours<false>(r, m, f, in, a, decoded);
-    const bool ok = decodeFours<true>(r, m, f, in, a, decoded);
+    if (!stream) return decodeEights<false>(r, m, f, in, a, decoded);
+    const bool ok = decodeEights<true>(r, m, f, in, a, decoded);
     _mm_sfence(); // streaming stores are weakly ordered: drained before anything else sees the streams
     return ok;
 }
 #else
-bool decodeFours(Reader&, const MeshInfo&, const VertexFields&, const std::byte*, MeshArrays&, size_t& decoded) {
+bool decodeEights(Reader&, const MeshInfo&, const VertexFields&, const std::byte*, MeshArrays&, size_t& decoded) {
     decoded = 0;
     return true;
 }
@@ -297,7 +338,7 @@ bool decodeFours(Reader&, const MeshInfo&, const VertexFields&, const std::byte*
 bool decodeVertices(Reader& r, const MeshInfo& m, std::span<const std::byte> vertices, MeshArrays& a) {
     const VertexFields f = vertexFields(m.mask);
     size_t v = 0;
-    if (!decodeFours(r, m, f, vertices.data(), a, v)) return false;
+    if (!decodeEights(r, m, f, vertices.data(), a, v)) return false;
     for (; v < m.numVertices; ++v)
         if (!decodeVertex(r, m, f, vertices.data(), v, a)) return false;
     return true;

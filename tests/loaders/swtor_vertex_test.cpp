@@ -1,6 +1,6 @@
 // SWTOR vertex decode: random vertices with every field against a double-precision reading of
-// the spec (docs/formats/swtor.md), and the four-at-a-time path against the one-vertex path, bit
-// for bit.
+// the spec (docs/formats/swtor.md), and the eight-at-a-time path (AVX2 CPUs) against the
+// one-vertex path, bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -116,7 +116,7 @@ TEST(SwtorVertices, DecodeMatchesADoublePrecisionReadingOfTheSpec) {
 }
 
 // Also with streaming stores (a file of 16 MiB or more).
-TEST(SwtorVertices, FourAtATimeEqualsOneAtATimeBitForBit) {
+TEST(SwtorVertices, EightAtATimeEqualsOneAtATimeBitForBit) {
     const MeshInfo m = meshOf(403, 256);
     const std::vector<std::byte> bytes = randomVertices(m, 2);
     const auto all = decoded(m, bytes), streamed = decoded(m, bytes, true);
@@ -131,7 +131,7 @@ TEST(SwtorVertices, FourAtATimeEqualsOneAtATimeBitForBit) {
     }
 }
 
-TEST(SwtorVertices, EveryHalfFloatConvertsExactlyFourAtATime) {
+TEST(SwtorVertices, EveryHalfFloatConvertsExactlyEightAtATime) {
     const MeshInfo m = meshOf(32768, 256);
     std::vector<std::byte> bytes(size_t(m.numVertices) * m.vertexSize, std::byte{0});
     for (uint32_t v = 0; v < m.numVertices; ++v) {
@@ -145,7 +145,7 @@ TEST(SwtorVertices, EveryHalfFloatConvertsExactlyFourAtATime) {
     }
 }
 
-TEST(SwtorVertices, AWeightedMissingBoneInsideAFourIsNamed) {
+TEST(SwtorVertices, AWeightedMissingBoneInsideAnEightIsNamed) {
     const MeshInfo m = meshOf(16, 100);
     std::vector<std::byte> bytes = randomVertices(m, 3);
     for (uint32_t v = 0; v < m.numVertices; ++v)
@@ -164,4 +164,25 @@ TEST(SwtorVertices, AWeightedMissingBoneInsideAFourIsNamed) {
         std::snprintf(hex, sizeof hex, "%zx", at);
         return std::string(hex);
     }() + "): vertex.boneIndices: vertex 6 names bone 200 but mesh 'random' lists 100 bones");
+}
+
+// Bone bytes reach 255: with 255 bones listed only byte 255 is missing; with 256, none is.
+TEST(SwtorVertices, BoneByte255IsMissingOnlyWhen255BonesAreListed) {
+    for (size_t bones : {size_t(255), size_t(256)}) {
+        const MeshInfo m = meshOf(16, bones);
+        std::vector<std::byte> bytes = randomVertices(m, 4);
+        for (uint32_t v = 0; v < m.numVertices; ++v) {
+            std::byte* skin = bytes.data() + size_t(v) * m.vertexSize + kSkinAt;
+            for (int k = 0; k < 4; ++k) skin[4 + k] = std::byte(254);
+        }
+        std::byte* skin = bytes.data() + 9 * m.vertexSize + kSkinAt;
+        const uint8_t onlyBone255[8] = {7, 0, 0, 0, 255, 254, 254, 254};
+        std::memcpy(skin, onlyBone255, 8);
+        HeapMeshAllocator heap;
+        auto storage = heap.allocate(layoutFor(m, true), m.name);
+        Reader r(bytes, "edge.gr2");
+        EXPECT_EQ(decodeVertices(r, m, bytes, storage->arrays), bones == 256) << bones;
+        if (bones == 255) EXPECT_NE(r.error().message.find("vertex 9 names bone 255 but mesh 'random' lists 255 bones"), std::string::npos);
+        else EXPECT_EQ(storage->arrays.joints[9], glm::u16vec4(255, 0, 0, 0));
+    }
 }
