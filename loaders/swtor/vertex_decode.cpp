@@ -13,9 +13,9 @@
 #include <cmath>
 #include <cstring>
 
-// The vector path is AVX2, chosen at run time (every x86-64 CPU since 2013-2015 has it); older
-// ones, and other CPUs, take the one-vertex path. Only functions marked HORDE_AVX2 use it, so
-// nothing else in the program is compiled for it.
+// The vector path is AVX2, chosen at run time (Intel Core since 2013, AMD since 2015); x86-64
+// CPUs without it, and other CPUs, take the one-vertex path. Only functions marked HORDE_AVX2
+// use it, so nothing else in the program is compiled for it.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HORDE_AVX2_PATH 1
 #define HORDE_AVX2 __attribute__((target("avx2")))
@@ -117,7 +117,7 @@ struct Four {
     const std::byte* p; // the first of the four vertices
     size_t stride;
 
-    HORDE_AVX2 const std::byte* at(size_t i, size_t field) const { return p + i * stride + field; }
+    const std::byte* at(size_t i, size_t field) const { return p + i * stride + field; }
     // The 32-bit word at `field` of each vertex.
     HORDE_AVX2 __m128i words(size_t field) const {
         const auto word = [&](size_t i) { return _mm_loadu_si32(at(i, field)); };
