@@ -8,9 +8,7 @@
 #include <cstring>
 
 #include <glm/gtc/matrix_transform.hpp>
-#include <glm/gtc/type_ptr.hpp>
 
-#include "asset/influences.h"
 #include "asset/normals.h"
 #include "index_copy.h"
 #include "parts.h"
@@ -151,22 +149,7 @@ glm::dmat4 restModel(const Model& model, uint32_t node) {
     return out;
 }
 
-struct BoneInfo {
-    uint32_t increment, joint;
-    float weight;
-};
-
-BoneInfo boneInfo(std::span<const std::byte> infos, uint32_t i) {
-    BoneInfo info;
-    std::memcpy(&info.increment, infos.data() + 12 * size_t(i), 4);
-    std::memcpy(&info.joint, infos.data() + 12 * size_t(i) + 4, 4);
-    std::memcpy(&info.weight, infos.data() + 12 * size_t(i) + 8, 4);
-    return info;
-}
-
-// Bone infos: (increment, joint, weight). An increment of 1 moves to the next vertex before
-// the entry applies (the counter starts before vertex 0); `joint` indexes the mesh's bone
-// names, which name skeleton joints.
+// The mesh's bone names find the skeleton's joints; its bone infos index those names.
 bool decodeSkin(Reader& r, const Plan& p, Model& model, Mesh& mesh) {
     MeshArrays& a = mesh.arrays();
     r.seek(p.bonesAt, "bone names");
@@ -186,69 +169,20 @@ bool decodeSkin(Reader& r, const Plan& p, Model& model, Mesh& mesh) {
         skin.inverseBind.push_back(glm::mat4(glm::inverse(restModel(model, uint32_t(node)))));
     }
     r.u32("bone info count");
-    std::fill(a.joints.begin(), a.joints.end(), glm::u16vec4(0));
-    std::fill(a.weights.begin(), a.weights.end(), glm::vec4(0.0f));
-
-    // Two passes. The first drops each influence into the next free slot of its vertex's
-    // streams and notes the rare vertex with more than four; the second reduces every vertex's
-    // slots, long after they were written. Crowded vertices then take the general selection.
     const size_t infosAt = r.offset();
     std::span<const std::byte> infos = r.bytes(size_t(p.infoCount) * 12, "bone infos"); // sized by scan()
-    if (!r.ok()) return false;
-    std::vector<std::pair<size_t, uint32_t>> crowded; // vertices with more than four influences: (vertex, first info)
-    int64_t vertex = -1;
-    uint32_t slot = 0, first = 0;
-    for (uint32_t i = 0; i < p.infoCount; ++i) {
-        const size_t at = infosAt + 12 * size_t(i);
-        const auto [increment, joint, weight] = boneInfo(infos, i);
-        if (increment == 1) {
-            if (++vertex >= int64_t(p.vertexCount))
-                return r.failAt(at, "bone info increment", "bone info " + std::to_string(i) + " moves past the last vertex (" +
-                                                              std::to_string(p.vertexCount) + " vertices)");
-            slot = 0, first = i;
-        }
-        if (vertex < 0) return r.failAt(at, "bone info increment", "the first bone info does not move to vertex 0 (increment must be 1)");
-        if (joint >= p.boneCount)
-            return r.failAt(at + 4, "bone info joint", std::to_string(joint) + " is past the bone count " + std::to_string(p.boneCount));
-        if (jointOf[joint] < 0) continue;
-        if (slot < 4) {
-            glm::value_ptr(a.joints[size_t(vertex)])[slot] = uint16_t(jointOf[joint]);
-            glm::value_ptr(a.weights[size_t(vertex)])[slot] = weight;
-        } else if (slot == 4) {
-            crowded.push_back({size_t(vertex), first});
-        }
-        ++slot;
-    }
-    for (size_t v = 0; v < a.joints.size(); ++v) keepStrongestFour(a.joints[v], a.weights[v]);
-
-    uint32_t reduced = 0;
-    float droppedMax = 0.0f;
-    std::vector<Influence> influences;
-    for (auto [v, start] : crowded) {
-        influences.clear();
-        for (uint32_t i = start; i < p.infoCount; ++i) {
-            const auto [increment, joint, weight] = boneInfo(infos, i);
-            if (increment == 1 && i != start) break;
-            if (jointOf[joint] >= 0) influences.push_back({uint32_t(jointOf[joint]), weight});
-        }
-        FourInfluences four = strongestFour(influences);
-        a.joints[v] = four.joints;
-        a.weights[v] = four.weights;
-        if (four.dropped > 0) ++reduced;
-        droppedMax = std::max(droppedMax, four.droppedMax);
-    }
+    InfluenceReport report;
+    if (!r.ok() || !decodeBoneInfos(r, infos, infosAt, jointOf, a, report)) return false;
 
     if (!missing.empty()) model.warnings.push_back("bones not in the skeleton, their influences ignored: " + missing);
-    if (reduced > 0) {
+    if (report.reduced > 0) {
         char text[160];
         std::snprintf(text, sizeof text, "%u vertices had more than four influences; kept the four strongest (largest weight dropped %.4f)",
-                      reduced, double(droppedMax));
+                      report.reduced, double(report.droppedMax));
         model.warnings.push_back(text);
     }
-    uint32_t unbound = uint32_t(std::count_if(a.weights.begin(), a.weights.end(),
-                                              [](glm::vec4 w) { return w.x + w.y + w.z + w.w <= 0.0f; }));
-    if (unbound > 0)
-        model.warnings.push_back(std::to_string(unbound) + " vertices have no bone influence; bound rigidly to the mesh node");
+    if (report.unbound > 0)
+        model.warnings.push_back(std::to_string(report.unbound) + " vertices have no bone influence; bound rigidly to the mesh node");
     mesh.skin = int32_t(model.skins.size());
     model.skins.push_back(std::move(skin));
     return true;

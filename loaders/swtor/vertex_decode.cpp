@@ -13,18 +13,8 @@
 #include <cmath>
 #include <cstring>
 
-// The vector path is AVX2, chosen at run time (Intel Core since 2013, AMD since 2015); x86-64
-// CPUs without it, and other CPUs, take the one-vertex path. Only functions marked HORDE_AVX2
-// use it, so nothing else in the program is compiled for it.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define HORDE_AVX2_PATH 1
-#define HORDE_AVX2 __attribute__((target("avx2")))
-#include <immintrin.h>
-#else
-#define HORDE_AVX2_PATH 0
-#endif
-
 #include "asset/influences.h"
+#include "avx2.h"
 #include "index_copy.h"
 
 namespace horde::swtor {
@@ -317,7 +307,7 @@ bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 
 // `decoded`; false through `r` when one names a missing bone.
 bool decodeEights(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t& decoded) {
     decoded = 0;
-    if (!__builtin_cpu_supports("avx2")) return true;
+    if (!cpuHasAvx2()) return true;
     decoded = m.numVertices / 8 * 8;
     const bool stream = r.size() >= kStreamingFileBytes && aligned16(a.positions.data()) && aligned16(a.normals.data()) &&
                         aligned16(a.tangents.data()) && aligned16(a.uv0.data()) && aligned16(a.uv1.data()) &&
