@@ -18,6 +18,7 @@ struct Context {
     std::unique_ptr<GpuMeshAllocator> allocator;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Model> monsters;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
+    uint32_t failures = 0;           // benchmarks that could not run: the run fails
 
     Model& monster(const MonsterParams& params);
 };

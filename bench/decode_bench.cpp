@@ -5,6 +5,7 @@
 // two sizes bracket what a decoder can do against a copy.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +141,11 @@ void countVertices(benchmark::State& state, const Written& written) {
     state.counters["vertices_per_s"] = benchmark::Counter(double(written.vertices), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+void fail(benchmark::State& state, Context& context, const std::string& why) {
+    state.SkipWithError(why.c_str());
+    ++context.failures;
+}
+
 // Each decode is followed, outside the benchmark's own timing, by a memcpy of the same file
 // into a mapped buffer of the same kind: the two alternate, so both meet the same caches and
 // the same machine load.
@@ -154,10 +160,7 @@ void decode(benchmark::State& state, Context& context, const Format& format, con
         arena.reset();
         for (const File& f : written.files) {
             Result<Model> model = format.load(f.path, f.bytes, f.options, arena);
-            if (!model) {
-                state.SkipWithError(model.error().message.c_str());
-                return;
-            }
+            if (!model) return fail(state, context, model.error().message);
             benchmark::DoNotOptimize(model->meshes.data());
         }
         decodeSeconds.push_back(secondsSince(start));
@@ -184,10 +187,7 @@ void loadFromDisk(benchmark::State& state, Context& context, const Written& writ
     for (auto _ : state) {
         for (const File& f : written.files) {
             Result<Model> model = loadModel(f.path, f.options, *context.allocator);
-            if (!model) {
-                state.SkipWithError(model.error().message.c_str());
-                return;
-            }
+            if (!model) return fail(state, context, model.error().message);
             benchmark::DoNotOptimize(model->meshes.data());
         }
     }
@@ -227,7 +227,11 @@ void registerDecodeBenchmarks(Context& context) {
         for (const auto& [label, bytes] : sizes) {
             std::filesystem::path path = dir / ("monster_" + label + (format->extension ? format->extension : ".bin"));
             std::shared_ptr<Written> written = monsterOfSize(*format, bytes, path);
-            if (!written) continue; // the format cannot hold the monster (see PERFORMANCE.md)
+            if (!written) {
+                std::fprintf(stderr, "horde_bench: could not write and read back the monster as %s at %s\n", format->id, label.c_str());
+                ++context.failures;
+                continue;
+            }
             const std::string name = std::string(format->id) + "/" + label;
             benchmark::RegisterBenchmark(("decode/" + name).c_str(), [&context, format, written](benchmark::State& state) {
                 decode(state, context, *format, *written);

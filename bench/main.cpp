@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     context.monsters.clear();
     context.allocator.reset();
-    bool clean = context.device->messages().problems() == 0;
+    bool clean = context.device->messages().problems() == 0 && context.failures == 0;
     context.device.reset();
     return clean ? 0 : 1;
 }
