@@ -1,6 +1,7 @@
 #pragma once
 // The pieces of the EMI loader, one file each: strings and names (names.cpp), the skeleton
-// (skeleton.cpp), the mesh (mesh.cpp) and its bone weights (bone_infos.cpp), the clips (anim.cpp) and the writer (writer.cpp).
+// (skeleton.cpp), the mesh (mesh.cpp) and its bone weights (bone_infos.cpp), the clips
+// (anim.cpp) and the writer (writer.cpp).
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -41,14 +42,16 @@ Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte
 Status readMesh(const std::filesystem::path& path, std::span<const std::byte> bytes, bool skinned,
                 MeshAllocator& allocator, Model& model);
 
-// The mesh's bone infos into its joint and weight streams, each vertex reduced to its four
-// strongest influences (bone_infos.cpp). `jointOf` maps the mesh's bone list to skin joints,
-// -1 for a bone the skeleton lacks.
+// What the bone infos held that the four-influence streams cannot, for the model's warnings.
 struct InfluenceReport {
     uint32_t reduced = 0;    // vertices that lost influences to the four strongest
     float droppedMax = 0.0f; // the largest normalized weight they lost
     uint32_t unbound = 0;    // vertices left with no weight
 };
+
+// The mesh's bone infos into its joint and weight streams, each vertex reduced to its four
+// strongest influences (bone_infos.cpp). `jointOf` maps the mesh's bone list to skin joints,
+// -1 for a bone the skeleton lacks. False through `r`, naming the first bad entry.
 bool decodeBoneInfos(Reader& r, std::span<const std::byte> infos, size_t infosAt, std::span<const int32_t> jointOf,
                      MeshArrays& a, InfluenceReport& report);
 
