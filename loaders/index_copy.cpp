@@ -30,8 +30,6 @@ void put(void* at, __m128i v, bool stream) {
     else _mm_storeu_si128(static_cast<__m128i*>(at), v);
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
-
 // With In wider than Out, eight 32-bit indices are packed into each 16-byte store; packing
 // would saturate values past 65535, but those fail the check, which runs on the 32-bit values.
 template <class In, class Out> bool copyVectors(Out* out, const std::byte* in, size_t count, uint32_t vertexCount, bool stream) {

@@ -12,6 +12,9 @@ namespace horde {
 // their streams with streaming stores, which leave the caches to the bytes still to be read.
 constexpr size_t kStreamingFileBytes = 16u << 20;
 
+// A 16-byte streaming store needs its destination aligned to 16 bytes.
+inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
+
 // Each reads out.size() little-endian indices of the named width from `in` (at least that many
 // bytes) and returns true when all are below `vertexCount`; on false the caller looks for the
 // first bad index in `in` to name it. `stream`: write around the caches. Narrowing needs

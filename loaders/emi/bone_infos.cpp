@@ -175,15 +175,14 @@ uint32_t splitEights(const std::byte*, uint32_t, uint32_t, Chunk&, bool& named) 
 uint32_t reduceEights(const Chunk&, uint32_t i, uint32_t, glm::u16vec4*, glm::vec4*, uint32_t&) { return i; }
 #endif
 
-// Entries [first, first + count) into `c`; false when one names a joint past `bones`.
+// Entries [first, first + count) into `out`; false when one names a joint past `bones`.
 bool split(std::span<const std::byte> infos, size_t first, uint32_t count, uint32_t bones, bool vector, Chunk& out) {
     std::fill(std::begin(out.opens), std::end(out.opens), 0);
     const std::byte* in = infos.data() + kEntryBytes * first;
     bool named = true;
     uint64_t opens = 0; // gathered a word at a time: or-ing each bit into memory would chain every entry to the last
     for (uint32_t i = vector ? splitEights(in, count, bones, out, named) : 0; i < count; ++i) {
-        Entry e;
-        std::memcpy(&e, in + kEntryBytes * i, kEntryBytes);
+        const Entry e = entryAt(infos, first + i);
         opens |= uint64_t(e.increment == 1) << (i % 64);
         out.joints[i] = uint16_t(e.joint);
         out.weights[i] = e.weight;

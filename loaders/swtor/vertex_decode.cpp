@@ -301,8 +301,6 @@ HORDE_AVX2 bool decodeEights(Reader& r, const MeshInfo& m, const VertexFields& f
     return true;
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
-
 // Vertices [0, n rounded down to eight) eight at a time on CPUs with AVX2, their count left in
 // `decoded`; false through `r` when one names a missing bone.
 bool decodeEights(Reader& r, const MeshInfo& m, const VertexFields& f, const std::byte* in, MeshArrays& a, size_t& decoded) {

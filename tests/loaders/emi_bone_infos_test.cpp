@@ -8,16 +8,14 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
 
-#include <unistd.h>
-
 #include "asset/influences.h"
 #include "emi/emi.h"
 #include "support/bytes.h"
+#include "support/temp_dir.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -105,22 +103,7 @@ std::vector<Entry> randomEntries(uint32_t vertices, uint32_t reached, std::mt199
     return entries;
 }
 
-class TempFiles {
-  public:
-    TempFiles() : dir_(std::filesystem::temp_directory_path() / ("horde_emi_infos_" + std::to_string(::getpid()))) {
-        std::filesystem::create_directories(dir_);
-    }
-    ~TempFiles() { std::filesystem::remove_all(dir_); }
-    std::filesystem::path put(const std::string& name, const Bytes& bytes) const {
-        std::ofstream(dir_ / name, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data().data()), std::streamsize(bytes.size()));
-        return dir_ / name;
-    }
-
-  private:
-    std::filesystem::path dir_;
-};
-
-Result<Model> load(const Bytes& bytes, const TempFiles& files) {
+Result<Model> load(const Bytes& bytes, const horde::test::TempDir& files) {
     LoadOptions options;
     options.skeleton = files.put("crowd.sklb", skeleton());
     HeapMeshAllocator heap;
@@ -132,7 +115,7 @@ bool sameBits(glm::vec4 a, glm::vec4 b) { return std::memcmp(&a, &b, sizeof a) =
 } // namespace
 
 TEST(EmiBoneInfos, EveryVertexIsTheGeneralSelectionBitForBit) {
-    const TempFiles files;
+    const horde::test::TempDir files("horde_emi_infos");
     std::mt19937 random(7);
     for (uint32_t vertices : {3u, 17u, 1203u, 4099u}) {
         const uint32_t reached = vertices - vertices / 50; // the last few have no entry
@@ -167,7 +150,7 @@ TEST(EmiBoneInfos, EveryVertexIsTheGeneralSelectionBitForBit) {
 }
 
 TEST(EmiBoneInfos, AnErrorDeepInTheListIsNamedAtItsByte) {
-    const TempFiles files;
+    const horde::test::TempDir files("horde_emi_infos");
     std::mt19937 random(11);
     const uint32_t vertices = 2000;
     std::vector<Entry> entries = randomEntries(vertices, vertices, random);

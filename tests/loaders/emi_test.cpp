@@ -5,15 +5,13 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-
-#include <unistd.h>
 
 #include "anim/reference.h"
 #include "emi/emi.h"
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/temp_dir.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -151,20 +149,9 @@ Bytes anim(AnimAt* at = nullptr) {
     return b;
 }
 
-class TempDir {
-  public:
-    TempDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        path = std::filesystem::temp_directory_path() / ("horde_emi_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-    std::filesystem::path put(const std::string& name, const Bytes& bytes) const {
-        std::ofstream out(path / name, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data().data()), std::streamsize(bytes.size()));
-        return path / name;
-    }
-    std::filesystem::path path;
+// Each test's files in a folder of its own.
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_emi") {}
 };
 
 Result<Model> loadMesh(std::span<const std::byte> bytes, const std::filesystem::path& skeletonFile, MeshAllocator& allocator) {
