@@ -1,0 +1,240 @@
+#include "asset/lod.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include <meshoptimizer.h>
+
+namespace horde {
+
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+
+// One level while the chain is built: each submesh's triangles as source vertex indices.
+struct Draft {
+    std::vector<std::vector<uint32_t>> submeshes;
+    float error = 0.0f;
+    bool boneRegions = false;
+};
+
+uint32_t triangleCount(const Draft& draft) {
+    size_t n = 0;
+    for (const std::vector<uint32_t>& s : draft.submeshes) n += s.size();
+    return uint32_t(n / 3);
+}
+
+Draft sourceLevel(const Mesh& mesh) {
+    const MeshArrays& a = mesh.arrays();
+    Draft draft;
+    for (const Submesh& s : mesh.submeshes) {
+        std::vector<uint32_t>& out = draft.submeshes.emplace_back();
+        out.reserve(s.indexCount / 3 * 3);
+        for (uint32_t i = 0; i < s.indexCount / 3 * 3; ++i) out.push_back(a.index(size_t(s.firstIndex) + i));
+    }
+    return draft;
+}
+
+// The joint with the largest weight summed over the triangle's corners; the lower joint wins a tie.
+uint32_t dominantJoint(const MeshArrays& a, const uint32_t* corners) {
+    uint32_t joints[12];
+    float sums[12];
+    uint32_t count = 0;
+    for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 4; ++k) {
+            const float w = a.weights[corners[c]][k];
+            if (!(w > 0.0f)) continue;
+            const uint32_t j = a.joints[corners[c]][k];
+            uint32_t at = 0;
+            while (at < count && joints[at] != j) ++at;
+            if (at == count) {
+                joints[count] = j;
+                sums[count++] = 0.0f;
+            }
+            sums[at] += w;
+        }
+    uint32_t best = count > 0 ? joints[0] : 0;
+    float bestSum = count > 0 ? sums[0] : 0.0f;
+    for (uint32_t i = 1; i < count; ++i)
+        if (sums[i] > bestSum || (sums[i] == bestSum && joints[i] < best)) {
+            best = joints[i];
+            bestSum = sums[i];
+        }
+    return best;
+}
+
+// The level's triangles as meshoptimizer sees them: every vertex that triangles of different
+// regions share is copied once per region, at the same position. Regions then meet the way two
+// sides of a UV seam do: the simplifier moves a seam vertex only along the seam and together
+// with its copy, and never moves a vertex where three regions meet, so every collapse stays
+// inside one region and the surface stays closed across region edges.
+struct SplitMesh {
+    std::vector<glm::vec3> positions; // per copy
+    std::vector<uint32_t> source;     // per copy: its source vertex
+    std::vector<uint32_t> submesh;    // per copy: the submesh of its region
+    std::vector<uint32_t> indices;    // the level's triangles, as copies
+    bool finite = true;               // every position used is finite
+};
+
+SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions) {
+    const MeshArrays& a = mesh.arrays();
+    // Each vertex's copies form a list from firstCopy; most vertices lie in one region, none in
+    // more than a few.
+    std::vector<uint32_t> firstCopy(mesh.vertexCount(), kNone);
+    SplitMesh split;
+    std::vector<uint64_t> copyRegion;
+    std::vector<uint32_t> nextCopy; // the vertex's next copy, kNone after its last
+    split.indices.reserve(size_t(triangleCount(level)) * 3);
+    for (auto* perCopy : {&split.source, &split.submesh, &nextCopy}) perCopy->reserve(mesh.vertexCount());
+    split.positions.reserve(mesh.vertexCount());
+    copyRegion.reserve(mesh.vertexCount());
+    auto copyOf = [&](uint32_t v, uint64_t region, uint32_t submesh) {
+        uint32_t* slot = &firstCopy[v];
+        for (; *slot != kNone; slot = &nextCopy[*slot])
+            if (copyRegion[*slot] == region) return *slot;
+        const uint32_t copy = uint32_t(split.source.size());
+        *slot = copy; // before nextCopy grows: slot may point into it
+        copyRegion.push_back(region);
+        nextCopy.push_back(kNone);
+        split.positions.push_back(a.positions[v]);
+        split.source.push_back(v);
+        split.submesh.push_back(submesh);
+        split.finite &= std::isfinite(a.positions[v].x) && std::isfinite(a.positions[v].y) &&
+                        std::isfinite(a.positions[v].z);
+        return copy;
+    };
+    for (uint32_t s = 0; s < level.submeshes.size(); ++s) {
+        const std::vector<uint32_t>& tris = level.submeshes[s];
+        for (size_t t = 0; t < tris.size(); t += 3) {
+            // Joints are 16-bit, so (submesh, joint) packs into one key.
+            const uint64_t region = uint64_t(s) << 16 | (boneRegions ? dominantJoint(a, &tris[t]) : 0u);
+            for (int c = 0; c < 3; ++c) split.indices.push_back(copyOf(tris[t + c], region, s));
+        }
+    }
+    return split;
+}
+
+// Level `from` simplified towards `targetTriangles` into `out`; false when it cannot be (no
+// triangles, a position that is not finite, or no extent).
+bool simplify(const Mesh& mesh, const Draft& from, bool boneRegions, uint32_t targetTriangles, Draft& out) {
+    SplitMesh split = splitByRegion(mesh, from, boneRegions);
+    if (!split.finite || split.indices.empty()) return false;
+    const float* positions = &split.positions[0].x;
+    const float scale = meshopt_simplifyScale(positions, split.positions.size(), sizeof(glm::vec3));
+    if (!(scale > 0.0f) || !std::isfinite(scale)) return false;
+    std::vector<uint32_t> kept(split.indices.size());
+    float relativeError = 0.0f;
+    // No error limit (1 is the whole extent): the triangle target alone decides, so the error
+    // reported is that of the costliest collapse the target needed.
+    const size_t count = meshopt_simplify(kept.data(), split.indices.data(), split.indices.size(), positions,
+                                          split.positions.size(), sizeof(glm::vec3),
+                                          std::min<size_t>(size_t(targetTriangles) * 3, split.indices.size()),
+                                          1.0f, 0, &relativeError);
+    out = Draft{};
+    out.submeshes.resize(from.submeshes.size());
+    // A triangle's corners are copies of one region, so the first names its submesh.
+    for (size_t i = 0; i + 3 <= count; i += 3) {
+        std::vector<uint32_t>& to = out.submeshes[split.submesh[kept[i]]];
+        for (size_t c = 0; c < 3; ++c) to.push_back(split.source[kept[i + c]]);
+    }
+    // A whole material vanishing would be a visible pop; the previous triangles stay instead.
+    for (size_t s = 0; s < out.submeshes.size(); ++s)
+        if (out.submeshes[s].empty()) out.submeshes[s] = from.submeshes[s];
+    // Each level's error is measured against the level it came from; the sum bounds the distance
+    // to the source surface.
+    out.error = from.error + relativeError * scale;
+    out.boneRegions = boneRegions;
+    return true;
+}
+
+std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
+    std::vector<Draft> chain{sourceLevel(mesh)};
+    const float ratio = std::clamp(std::isfinite(options.ratio) ? options.ratio : 0.5f, 0.0f, 1.0f);
+    // A level that removes less than this share of its source's triangles (or of what was
+    // asked, for ratios near 1) ends the bone-region levels, then the chain.
+    const float stall = std::max(0.9f, 0.5f * (1.0f + ratio));
+    bool boneRegions = mesh.skinned();
+    while (chain.size() < options.maxLevels) {
+        const uint32_t triangles = triangleCount(chain.back());
+        if (triangles < std::max(options.minTriangles, 1u)) break;
+        const uint32_t target = uint32_t(float(triangles) * ratio);
+        auto reduced = [&](const Draft& d) { return float(triangleCount(d)) <= stall * float(triangles); };
+        Draft next;
+        bool ok = simplify(mesh, chain.back(), boneRegions, target, next);
+        if (ok && boneRegions && !reduced(next)) {
+            boneRegions = false;
+            ok = simplify(mesh, chain.back(), false, target, next);
+        }
+        if (!ok || !reduced(next)) break;
+        chain.push_back(std::move(next));
+    }
+    return chain;
+}
+
+// meshoptimizer's vertex cache optimizer costs time and memory in proportion to the vertex count
+// it is given as well as to the indices, so each submesh goes through it over its own vertices,
+// numbered densely. Triangle order does not depend on how vertices are numbered, so this is the
+// order it would give in the chain's own numbering.
+// `scratch` holds kNone for every vertex, and does again on return.
+void optimizeVertexCache(std::vector<uint32_t>& indices, std::vector<uint32_t>& scratch) {
+    std::vector<uint32_t> vertices, dense(indices.size());
+    for (size_t i = 0; i < indices.size(); ++i) {
+        uint32_t& local = scratch[indices[i]];
+        if (local == kNone) {
+            local = uint32_t(vertices.size());
+            vertices.push_back(indices[i]);
+        }
+        dense[i] = local;
+    }
+    meshopt_optimizeVertexCache(dense.data(), dense.data(), dense.size(), vertices.size());
+    for (size_t i = 0; i < indices.size(); ++i) indices[i] = vertices[dense[i]];
+    for (uint32_t v : vertices) scratch[v] = kNone;
+}
+
+// Vertex i of the chain is order[i]: the coarsest level's vertices in order of first use, then
+// those each finer level adds, then unused ones; every level then reads a prefix.
+LodChain assemble(uint32_t vertexCount, std::vector<Draft>& drafts) {
+    std::vector<uint32_t> scratch(vertexCount, kNone);
+    for (Draft& d : drafts)
+        for (std::vector<uint32_t>& s : d.submeshes) optimizeVertexCache(s, scratch);
+    LodChain chain;
+    chain.order.reserve(vertexCount);
+    std::vector<uint32_t> position(vertexCount, kNone);
+    chain.levels.resize(drafts.size());
+    for (size_t k = drafts.size(); k-- > 0;) {
+        for (const std::vector<uint32_t>& s : drafts[k].submeshes)
+            for (uint32_t v : s)
+                if (position[v] == kNone) {
+                    position[v] = uint32_t(chain.order.size());
+                    chain.order.push_back(v);
+                }
+        chain.levels[k].vertexCount = uint32_t(chain.order.size());
+    }
+    for (uint32_t v = 0; v < vertexCount; ++v)
+        if (position[v] == kNone) chain.order.push_back(v);
+    chain.levels[0].vertexCount = vertexCount;
+    for (size_t k = 0; k < drafts.size(); ++k) {
+        chain.levels[k].error = drafts[k].error;
+        chain.levels[k].boneRegions = drafts[k].boneRegions;
+        for (const std::vector<uint32_t>& s : drafts[k].submeshes) {
+            chain.levels[k].submeshes.push_back({"", uint32_t(chain.indices.size()), uint32_t(s.size())});
+            for (uint32_t v : s) chain.indices.push_back(position[v]);
+        }
+    }
+    return chain;
+}
+
+} // namespace
+
+LodChain buildLodChain(const Model& /*regions use the mesh's own joint indices*/, const Mesh& mesh,
+                       const LodOptions& options) {
+    std::vector<Draft> drafts = draftChain(mesh, options);
+    LodChain chain = assemble(mesh.vertexCount(), drafts);
+    for (LodLevel& level : chain.levels)
+        for (size_t s = 0; s < level.submeshes.size(); ++s)
+            level.submeshes[s].material = mesh.submeshes[s].material;
+    return chain;
+}
+
+} // namespace horde

@@ -1,0 +1,49 @@
+#pragma once
+// Levels of detail for one mesh: coarser index buffers over the mesh's own vertices, so that a
+// far instance draws (and skins) fewer of them. Each level reads a prefix of one vertex order,
+// so a renderer skins vertices [0, level.vertexCount) of the reordered streams and draws the
+// level's index range; joints and weights carry through untouched.
+#include <cstdint>
+#include <vector>
+
+#include "asset/model.h"
+
+namespace horde {
+
+struct LodLevel {
+    float error = 0.0f;             // how far this level may stray from the source surface, in the mesh's
+                                    // model units (0 for level 0); non-decreasing along the chain
+    uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
+    bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
+                                    // within submeshes only (see buildLodChain); false for level 0
+    std::vector<Submesh> submeshes; // one per mesh submesh, same order and material; firstIndex and
+                                    // indexCount into LodChain::indices
+};
+
+struct LodChain {
+    std::vector<uint32_t> order;   // order[i] = source vertex shown as vertex i by every level (a
+                                   // permutation of all the mesh's vertices)
+    std::vector<uint32_t> indices; // every level's triangles, concatenated, as indices into `order`
+    std::vector<LodLevel> levels;  // levels[0] = the source mesh (all its triangles, all vertices),
+                                   // then coarser
+};
+
+struct LodOptions {
+    float ratio = 0.5f;         // each level aims at this fraction of the previous level's triangles
+    uint32_t maxLevels = 8;     // level 0 included
+    uint32_t minTriangles = 16; // no level is simplified from one with fewer triangles than this
+};
+
+// Level k+1 is simplified (meshoptimizer, topology kept) from level k's triangles, so each level
+// uses a subset of the vertices of the one before; `order` lists the coarsest level's vertices
+// first, then those each finer level adds, then those only level 0 uses, then those no triangle
+// uses. Collapses stay inside a region: first (submesh, dominant joint of the triangle), so that
+// no triangle spans vertices driven by different bones; once that stalls, the submesh alone. No
+// collapse opens the surface along a region's edge. Each submesh's triangles are in vertex-cache
+// order. A submesh that the simplifier empties keeps the previous level's triangles.
+//
+// Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
+// triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.
+LodChain buildLodChain(const Model& model, const Mesh& mesh, const LodOptions& options = {});
+
+} // namespace horde
