@@ -30,5 +30,6 @@ double measureCopyBandwidth(Device& device, uint64_t bytes);
 void registerFrameBenchmarks(Context& context);
 void registerDecodeBenchmarks(Context& context);
 void registerCpuBenchmarks(Context& context);
+void registerLodBenchmarks(Context& context);
 
 } // namespace horde::bench

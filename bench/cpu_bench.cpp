@@ -2,6 +2,9 @@
 // oracle rather than a fast path.
 #include <benchmark/benchmark.h>
 
+#include <memory>
+
+#include "anim/motion_bounds.h"
 #include "anim/reference.h"
 #include "bench_context.h"
 
@@ -34,6 +37,15 @@ void registerCpuBenchmarks(Context& context) {
         }
         state.counters["vertices_per_s"] = benchmark::Counter(double(mesh.vertexCount()), benchmark::Counter::kIsIterationInvariantRate);
     })->Unit(benchmark::kMicrosecond);
+    // A load-time cost: both clips of the standard monster, posed by the reference (in plain
+    // memory, as a loader's copy for the CPU would be).
+    HeapMeshAllocator heap;
+    auto monster = std::make_shared<Model>(buildMonster(heap, {}));
+    auto* bounds = benchmark::RegisterBenchmark("cpu_reference/motion_bounds", [monster](benchmark::State& state) {
+        for (auto _ : state) benchmark::DoNotOptimize(motionBounds(*monster).sphere.radius);
+    });
+    bounds->Unit(benchmark::kMillisecond);
+    if (context.quick) bounds->Iterations(1);
 }
 
 } // namespace horde::bench

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     horde::bench::registerDecodeBenchmarks(context);
     horde::bench::registerFrameBenchmarks(context);
     horde::bench::registerCpuBenchmarks(context);
+    horde::bench::registerLodBenchmarks(context);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     context.monsters.clear();
