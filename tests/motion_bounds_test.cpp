@@ -39,23 +39,29 @@ double fastest(const Model& model, int32_t clip, double t, double dt) {
 }
 
 // One joint at the origin turning a vertex 2 units out on x about z by a quarter turn, linearly
-// from 0 to `keyTime` (slerp), over a clip of `duration`.
-Model turner(float keyTime, float duration, ClipEnd end) {
+// from 0 to `keyTime` (slerp; or all at once at `keyTime` when stepped), over a clip of
+// `duration`. The vertex is skinned to the joint, or belongs to a static mesh placed by the
+// joint's node.
+Model turner(float keyTime, float duration, ClipEnd end, bool skinned = true,
+             Interpolation interpolation = Interpolation::Linear) {
     Model model;
     model.nodes = {Node{"root"}, Node{"joint", 0}};
     model.skins.push_back(Skin{{1}, {glm::mat4(1.0f)}});
     HeapMeshAllocator heap;
     MeshLayout layout;
     layout.vertexCount = 1;
-    layout.skinned = true;
+    layout.skinned = skinned;
     Mesh mesh;
     mesh.name = "point";
-    mesh.skin = 0;
+    mesh.node = skinned ? 0 : 1;
+    mesh.skin = skinned ? 0 : -1;
     mesh.storage = heap.allocate(layout, mesh.name);
     mesh.arrays().positions[0] = {2, 0, 0};
     mesh.arrays().normals[0] = {1, 0, 0};
-    mesh.arrays().joints[0] = {0, 0, 0, 0};
-    mesh.arrays().weights[0] = {1, 0, 0, 0};
+    if (skinned) {
+        mesh.arrays().joints[0] = {0, 0, 0, 0};
+        mesh.arrays().weights[0] = {1, 0, 0, 0};
+    }
     model.meshes.push_back(std::move(mesh));
     Clip clip;
     clip.name = "turn";
@@ -64,6 +70,7 @@ Model turner(float keyTime, float duration, ClipEnd end) {
     Channel turn;
     turn.node = 1;
     turn.path = ChannelPath::Rotation;
+    turn.interpolation = interpolation;
     turn.times = {0.0f, keyTime};
     const glm::quat quarter = glm::angleAxis(float(M_PI / 2), glm::vec3(0, 0, 1));
     turn.values = {glm::vec4(0, 0, 0, 1), glm::vec4(quarter.x, quarter.y, quarter.z, quarter.w)};
@@ -71,6 +78,23 @@ Model turner(float keyTime, float duration, ClipEnd end) {
     model.clips.push_back(clip);
     finalizeMeshes(model);
     return model;
+}
+
+// What motionBounds must give for turner(1, 1, Hold), worked out by hand.
+void expectQuarterTurnBounds(const MotionBounds& bounds) {
+    // The vertex sweeps (2,0,0) to (0,2,0); the box around the arc is [0,2] x [0,2] x 0, centred
+    // on (1,1,0), and the arc's ends are its farthest points from there: sqrt(2).
+    EXPECT_NEAR(bounds.sphere.center.x, 1.0f, 1e-6f);
+    EXPECT_NEAR(bounds.sphere.center.y, 1.0f, 1e-6f);
+    EXPECT_NEAR(bounds.sphere.center.z, 0.0f, 1e-6f);
+    // Samples 1/63 s apart (the two keys are the ends) turn it pi/2/63 each: a chord of
+    // 2 * 2 * sin(pi/252), which is the padding.
+    const double chord = 4.0 * std::sin(M_PI / 252.0);
+    EXPECT_GE(bounds.sphere.radius, std::sqrt(2.0));
+    EXPECT_LE(bounds.sphere.radius, std::sqrt(2.0) + chord + 1e-6);
+    // True speed: radius 2 times pi/2 per second = pi; measured: the chord over 1/63 s, times 2.
+    EXPECT_GE(bounds.clipSpeed[0], M_PI);
+    EXPECT_NEAR(bounds.clipSpeed[0], 2.0 * 63.0 * chord, 1e-4);
 }
 
 } // namespace
@@ -123,22 +147,12 @@ TEST(MotionBounds, ClipSpeedBoundsTheMonsterFiniteDifferences) {
 }
 
 TEST(MotionBounds, OneJointTurningAQuarterMatchesTheHandBound) {
-    const Model model = turner(1.0f, 1.0f, ClipEnd::Hold);
-    ASSERT_TRUE(validateModel(model));
-    const MotionBounds bounds = motionBounds(model, 64);
-    // The vertex sweeps (2,0,0) to (0,2,0); the box around the arc is [0,2] x [0,2] x 0, centred
-    // on (1,1,0), and the arc's ends are its farthest points from there: sqrt(2).
-    EXPECT_NEAR(bounds.sphere.center.x, 1.0f, 1e-6f);
-    EXPECT_NEAR(bounds.sphere.center.y, 1.0f, 1e-6f);
-    EXPECT_NEAR(bounds.sphere.center.z, 0.0f, 1e-6f);
-    // Samples 1/63 s apart (the two keys are the ends) turn it pi/2/63 each: a chord of
-    // 2 * 2 * sin(pi/252), which is the padding.
-    const double chord = 4.0 * std::sin(M_PI / 252.0);
-    EXPECT_GE(bounds.sphere.radius, std::sqrt(2.0));
-    EXPECT_LE(bounds.sphere.radius, std::sqrt(2.0) + chord + 1e-6);
-    // True speed: radius 2 times pi/2 per second = pi; measured: the chord over 1/63 s, times 2.
-    EXPECT_GE(bounds.clipSpeed[0], M_PI);
-    EXPECT_NEAR(bounds.clipSpeed[0], 2.0 * 63.0 * chord, 1e-4);
+    for (bool skinned : {true, false}) {
+        SCOPED_TRACE(skinned ? "skinned" : "static");
+        const Model model = turner(1.0f, 1.0f, ClipEnd::Hold, skinned);
+        ASSERT_TRUE(validateModel(model));
+        expectQuarterTurnBounds(motionBounds(model, 64));
+    }
 }
 
 TEST(MotionBounds, WrappingClipsCountTheWayBackToTheFirstKey) {
@@ -154,7 +168,19 @@ TEST(MotionBounds, WrappingClipsCountTheWayBackToTheFirstKey) {
     EXPECT_LE(wrap.clipSpeed[0], 2.0 * back + 1e-4);
 }
 
-TEST(MotionBounds, ModelsWithoutVerticesOrClipsGiveAPointSphere) {
+TEST(MotionBounds, ASteppedKeyJumpsWithoutSpeedAndTheSphereHoldsBothSides) {
+    const MotionBounds bounds = motionBounds(turner(0.5f, 1.0f, ClipEnd::Hold, true, Interpolation::Step));
+    // Nothing moves between the jumps.
+    EXPECT_EQ(bounds.clipSpeed[0], 0.0f);
+    // Both poses, (2,0,0) and (0,2,0), are sqrt(2) from the centre (1,1,0); the gap across the
+    // jump is padded by the jump, 2 sqrt(2), like any other.
+    EXPECT_NEAR(bounds.sphere.center.x, 1.0f, 1e-6f);
+    EXPECT_NEAR(bounds.sphere.center.y, 1.0f, 1e-6f);
+    EXPECT_GE(bounds.sphere.radius, std::sqrt(2.0));
+    EXPECT_LE(bounds.sphere.radius, 3.0 * std::sqrt(2.0) + 1e-6);
+}
+
+TEST(MotionBounds, ModelsWithoutVerticesGiveAPointSphere) {
     Model model;
     model.nodes = {Node{"root"}};
     model.clips.push_back(Clip{"empty"});
