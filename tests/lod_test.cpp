@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -467,6 +470,77 @@ TEST(LodChain, DegenerateMeshesGiveLevelZeroAlone) {
             expectWellFormed(model.meshes[0], chain);
             EXPECT_EQ(chain.levels.size(), 1u);
         }
+}
+
+TEST(LodChain, RandomValidMeshesGiveWellFormedChains) {
+    // Odd rounds: positions on a coarse grid (so many coincide) and triangles anywhere
+    // (degenerate ones too). Even rounds: a bumpy sheet of quads, which simplifies. Either way,
+    // submeshes overlapping and ending mid-triangle, weights over up to four of five joints.
+    std::mt19937 random(2024);
+    auto uniform = [&](uint32_t n) { return uint32_t(random() % n); };
+    int simplified = 0;
+    for (int round = 0; round < 300; ++round) {
+        std::vector<glm::vec3> positions;
+        std::vector<uint32_t> indices;
+        if (round % 2) {
+            const uint32_t triangleCount = uniform(120);
+            for (uint32_t v = 1 + uniform(80); v-- > 0;)
+                positions.push_back(glm::vec3(uniform(4), uniform(4), uniform(3)));
+            for (uint32_t i = 0; i < triangleCount * 3; ++i)
+                indices.push_back(uniform(uint32_t(positions.size())));
+        } else {
+            const uint32_t w = 2 + uniform(12), h = 2 + uniform(12);
+            for (uint32_t y = 0; y < h; ++y)
+                for (uint32_t x = 0; x < w; ++x) positions.push_back(glm::vec3(x, y, 0.25f * float(uniform(3))));
+            for (uint32_t y = 0; y + 1 < h; ++y)
+                for (uint32_t x = 0; x + 1 < w; ++x) {
+                    const uint32_t a = y * w + x, b = a + 1, c = a + w, d = c + 1;
+                    indices.insert(indices.end(), {a, b, d, a, d, c});
+                }
+        }
+        const uint32_t vertices = uint32_t(positions.size());
+        const bool skinned = round % 4 != 0;
+        Mesh mesh = meshOf(positions, indices, skinned);
+        mesh.submeshes.clear();
+        for (uint32_t s = uniform(4); s-- > 0;) {
+            const uint32_t first = uniform(uint32_t(indices.size()) + 1);
+            mesh.submeshes.push_back(
+                {"m" + std::to_string(s), first, uniform(uint32_t(indices.size()) - first + 1)});
+        }
+        if (skinned)
+            for (uint32_t v = 0; v < vertices; ++v) {
+                glm::vec4 w(float(uniform(4)), float(uniform(4)), float(uniform(4)), 1.0f + float(uniform(4)));
+                mesh.arrays().weights[v] = w / (w.x + w.y + w.z + w.w);
+                mesh.arrays().joints[v] = glm::u16vec4(uniform(5), uniform(5), uniform(5), uniform(5));
+            }
+        Model model = modelOf(std::move(mesh));
+        if (skinned) {
+            model.nodes.push_back(Node{"c", 2});
+            model.nodes.push_back(Node{"d", 3});
+            model.nodes.push_back(Node{"e", 4});
+            model.skins[0].joints = {1, 2, 3, 4, 5};
+            model.skins[0].inverseBind.resize(5, glm::mat4(1.0f));
+        }
+        ASSERT_TRUE(validateModel(model)) << "round " << round;
+        SCOPED_TRACE("round " + std::to_string(round));
+        const LodChain chain = buildLodChain(model, model.meshes[0]);
+        expectWellFormed(model.meshes[0], chain);
+        expectCollapsesInsideRegions(model, chain);
+        simplified += chain.levels.size() > 1;
+        if (HasFailure()) break;
+    }
+    EXPECT_GT(simplified, 30) << "meshes that gave more than level 0";
+}
+
+TEST(LodChain, PositionsThatAreNotFiniteGiveLevelZeroAlone) {
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        Model model = tube(true);
+        model.meshes[0].arrays().positions[40].y = bad; // validateModel does not look at positions
+        ASSERT_TRUE(validateModel(model));
+        const LodChain chain = buildLodChain(model, model.meshes[0]);
+        expectWellFormed(model.meshes[0], chain);
+        EXPECT_EQ(chain.levels.size(), 1u);
+    }
 }
 
 TEST(LodChain, MeshesWithoutSubmeshesGiveAnEmptyLevelZero) {
