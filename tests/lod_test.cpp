@@ -32,15 +32,16 @@ Triangle canonical(Triangle t) {
     return t;
 }
 
-// One submesh's triangles of a level, as source vertices, sorted.
-std::vector<Triangle> levelTriangles(const LodChain& chain, size_t level, size_t submesh) {
+// One submesh's triangles of a level, as source vertices: canonical and sorted, or as stored.
+std::vector<Triangle> levelTriangles(const LodChain& chain, size_t level, size_t submesh, bool sorted = true) {
     const Submesh& s = chain.levels[level].submeshes[submesh];
     std::vector<Triangle> out;
     for (uint32_t i = 0; i < s.indexCount; i += 3) {
         const uint32_t* at = &chain.indices[s.firstIndex + i];
-        out.push_back(canonical({chain.order[at[0]], chain.order[at[1]], chain.order[at[2]]}));
+        const Triangle t{chain.order[at[0]], chain.order[at[1]], chain.order[at[2]]};
+        out.push_back(sorted ? canonical(t) : t);
     }
-    std::sort(out.begin(), out.end());
+    if (sorted) std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -210,7 +211,8 @@ void expectCollapsesInsideRegions(const Model& model, const LodChain& chain) {
         const bool bones = chain.levels[k].boneRegions;
         std::vector<std::set<std::pair<size_t, uint32_t>>> regions(mesh.vertexCount());
         for (size_t s = 0; s < mesh.submeshes.size(); ++s)
-            for (const Triangle& t : levelTriangles(chain, k - 1, s))
+            // Corners as stored: the weights are summed in the order buildLodChain sums them.
+            for (const Triangle& t : levelTriangles(chain, k - 1, s, false))
                 for (uint32_t v : t) regions[v].insert({s, bones ? dominantJoint(mesh, t) : 0u});
         size_t checked = 0;
         for (size_t s = 0; s < mesh.submeshes.size(); ++s)
