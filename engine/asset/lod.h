@@ -11,8 +11,9 @@
 namespace horde {
 
 struct LodLevel {
-    float error = 0.0f;             // how far this level may stray from the source surface, in the mesh's
-                                    // model units (0 for level 0); non-decreasing along the chain
+    float error = 0.0f;             // geometric error in the mesh's model units: meshoptimizer's error for
+                                    // each step from level 0 to this one, summed (0 for level 0), which
+                                    // bounds the distance to the source surface; non-decreasing
     uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
     bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
                                     // within submeshes only (see buildLodChain); false for level 0
