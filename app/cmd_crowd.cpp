@@ -2,13 +2,16 @@
 // in a window.
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 
 #include "commands.h"
+#include "crowd_options.h"
 #include "crowd_window.h"
 #include "gpu_session.h"
 #include "render/headless.h"
 #include "render/png.h"
+#include "render/stats.h"
 #include "render/view.h"
 
 namespace horde {
@@ -18,10 +21,11 @@ struct CrowdArgs {
     ModelInput input;                 // --skeleton, --anim, --search-path apply to every model
     std::vector<std::string> models{"monster"};
     DeviceChoice device;
+    CrowdOptions crowd;
     uint32_t count = 1024;
     uint32_t frames = 30;
     std::string out = "crowd.png";
-    std::string technique = "compute";
+    std::string stats;
     uint32_t width = 1280, height = 720;
     bool headless = false, window = false;
 };
@@ -48,40 +52,43 @@ int runHeadless(CrowdArgs& a) {
         if (!more) return session.finish(kExitBadInput);
         models.push_back(more);
     }
-    Technique technique = a.technique == "vertex" ? Technique::Vertex : Technique::Compute;
     {
-        std::vector<std::vector<gpu::InstanceRecord>> layout =
-            mixedGrid(std::vector<const Model*>(models.begin(), models.end()), a.count);
-        std::vector<std::unique_ptr<CrowdRenderer>> crowds;
-        std::vector<CrowdRenderer*> frame;
-        Bounds world{glm::vec3(1e30f), glm::vec3(-1e30f)};
-        for (size_t m = 0; m < models.size(); ++m) {
-            if (layout[m].empty()) continue;
-            crowds.push_back(std::make_unique<CrowdRenderer>(*session.device, *models[m], layout[m],
-                                                             technique, kFramesInFlight, kOffscreenColorFormat));
-            frame.push_back(crowds.back().get());
-            world.min = glm::min(world.min, crowds.back()->worldBounds().min);
-            world.max = glm::max(world.max, crowds.back()->worldBounds().max);
-        }
+        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(*session.device, models);
+        CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,
+                         a.crowd.settings(kOffscreenColorFormat, kFramesInFlight));
         float aspect = float(a.width) / float(a.height);
-        OrbitCamera camera = frameBounds(world, aspect, 0.6f, 0.55f);
+        OrbitCamera camera = initialCamera(scene, a.crowd.view, aspect);
+        float sceneRadius = scene.worldBounds().radius();
         HeadlessOptions options;
         options.width = a.width;
         options.height = a.height;
         options.frames = a.frames;
-        HeadlessResult result = renderHeadless(*session.device, frame, camera.viewProjection(aspect, world.radius()), options);
-        for (size_t c = 0; c < crowds.size(); ++c)
-            std::printf("crowd: %u instances of %s (%u chunk%s), technique %s, %llu skinned vertices per frame\n",
-                        crowds[c]->instanceCount(), a.models[c].c_str(), crowds[c]->chunkCount(),
-                        crowds[c]->chunkCount() == 1 ? "" : "s", a.technique.c_str(),
-                        static_cast<unsigned long long>(crowds[c]->skinnedVerticesPerFrame()));
-        std::printf("%6s %10s %10s %10s %10s %10s %10s\n", "frame", "sample", "pose", "skin", "draw", "gpu ms", "cpu ms");
-        for (size_t f = 0; f < result.stats.gpu.size(); ++f) {
-            const PassTimes& t = result.stats.gpu[f];
-            std::printf("%6zu %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", f, t.sampleMs, t.poseMs, t.skinMs, t.drawMs,
-                        t.totalMs(), f < result.stats.cpuMs.size() ? result.stats.cpuMs[f] : 0.0);
+        HeadlessResult result = renderHeadless(*session.device, scene, orbitView(camera, aspect, sceneRadius, a.height), options);
+        for (size_t m = 0; m < crowdModelsOwned.size(); ++m) {
+            const CrowdModel& cm = *crowdModelsOwned[m];
+            std::string levels;
+            for (const LodChain& chain : cm.lods())
+                for (const LodLevel& level : chain.levels)
+                    levels += " " + std::to_string(level.vertexCount);
+            std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", a.models[m].c_str(),
+                        cm.model().meshes.size(), cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
+                        double(cm.worldSphere().w));
         }
+        std::printf("crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, view %s, %.1f MiB per frame slot\n",
+                    scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(), double(a.crowd.lodErrorPixels),
+                    a.crowd.cull.c_str(), a.crowd.view.c_str(), double(scene.slotBytes()) / (1024.0 * 1024.0));
+        std::printf("%s\n", FrameStats::frameHeader().c_str());
+        for (size_t f = 0; f < result.stats.gpu.size(); ++f) std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
+        if (!a.stats.empty()) {
+            std::ofstream file(a.stats);
+            file << result.stats.json();
+            if (!file) {
+                std::fprintf(stderr, "horde: %s: cannot write\n", a.stats.c_str());
+                return session.finish(kExitBadInput);
+            }
+            std::printf("wrote %s\n", a.stats.c_str());
+        }
         if (!a.out.empty()) {
             if (Status st = writePng(a.out, result.image.width, result.image.height, result.image.rgba); !st) {
                 std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
@@ -105,8 +112,8 @@ Command addCrowdCommand(CLI::App& app) {
     CLI::Option* frames = cmd->add_option("--frames", args->frames,
                                           "frames to render (default: 30 headless; until closed in a window)");
     cmd->add_option("--out", args->out, "PNG of the last headless frame");
-    cmd->add_option("--technique", args->technique, "compute: skin pass then draw; vertex: skin in the vertex shader")
-        ->check(CLI::IsMember({"compute", "vertex"}));
+    args->crowd.addOptions(*cmd);
+    cmd->add_option("--stats", args->stats, "per-frame statistics as JSON (headless)");
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_flag("--headless", args->headless, "render offscreen even when a display exists");
@@ -114,7 +121,7 @@ Command addCrowdCommand(CLI::App& app) {
     return {cmd, [args, frames] {
                 if (args->window || (!args->headless && hasDisplay())) {
                     uint32_t windowFrames = frames->count() ? args->frames : 0;
-                    WindowArgs w{args->input, args->models, args->device, args->count, windowFrames, args->technique,
+                    WindowArgs w{args->input, args->models, args->device, args->crowd, args->count, windowFrames,
                                  args->width, args->height};
                     return runCrowdWindow(w);
                 }

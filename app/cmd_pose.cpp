@@ -8,7 +8,7 @@
 #include "anim/reference.h"
 #include "commands.h"
 #include "gpu_session.h"
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/headless.h"
 
 namespace horde {
@@ -75,10 +75,12 @@ int runGpu(PoseArgs& a) {
     {
         std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
         instances[0] = gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)};
-        CrowdRenderer crowd(*session.device, model, instances, Technique::Compute, 1, kOffscreenColorFormat);
-        session.device->immediate([&](VkCommandBuffer cmd) { crowd.recordAnimation(cmd, 0, float(a.time)); });
+        CrowdModel crowdModel(*session.device, model, {.crowd = false});
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(1));
+        session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, float(a.time), ViewCamera{}); });
         for (uint32_t m = 0; m < model.meshes.size(); ++m) {
-            std::vector<glm::vec3> p = crowd.readSkinned(0, m, false), n = crowd.readSkinned(0, m, true);
+            std::vector<glm::vec3> p = scene.readSkinned(0, 0, m, false), n = scene.readSkinned(0, 0, m, true);
             doc["meshes"].push_back(meshJson(model.meshes[m].name, std::vector<glm::dvec3>(p.begin(), p.end()),
                                              std::vector<glm::dvec3>(n.begin(), n.end())));
         }

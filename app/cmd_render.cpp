@@ -42,7 +42,9 @@ int run(RenderArgs& a) {
     std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
     instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
     {
-        CrowdRenderer crowd(*session.device, model, instances, Technique::Compute, kFramesInFlight, kOffscreenColorFormat);
+        CrowdModel crowdModel(*session.device, model, {.crowd = false});
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(kFramesInFlight));
         float aspect = float(a.width) / float(a.height);
         Bounds world = toWorld(posedBounds(model, playback, a.time), axesToWorld(model.axes));
         OrbitCamera camera = frameBounds(world, aspect);
@@ -50,7 +52,8 @@ int run(RenderArgs& a) {
         options.width = a.width;
         options.height = a.height;
         options.startTime = float(a.time);
-        HeadlessResult result = renderHeadless(*session.device, crowd, camera.viewProjection(aspect, world.radius()), options);
+        HeadlessResult result =
+            renderHeadless(*session.device, scene, orbitView(camera, aspect, world.radius(), a.height), options);
         if (Status st = writePng(a.out, result.image.width, result.image.height, result.image.rgba); !st) {
             std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
             return session.finish(kExitBadInput);

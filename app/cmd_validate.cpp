@@ -73,15 +73,17 @@ struct Renderer {
     Image8 render(Model& model, int clip, double time, const glm::mat4& viewProjection) {
         std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
         instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
-        CrowdRenderer crowd(device, model, instances, Technique::Compute, kFramesInFlight,
-                            kOffscreenColorFormat);
+        uploadMeshes(device, model);
+        CrowdModel crowdModel(device, model, {.crowd = false});
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdScene scene(device, models, {instances}, singleInstanceSettings(kFramesInFlight));
         HeadlessOptions options;
         options.width = width;
         options.height = height;
         options.startTime = float(time);
         // The renderer draws in the file's units: scaling them to metres puts both models in one frame.
         glm::mat4 toMetres = glm::scale(glm::mat4(1.0f), glm::vec3(model.axes.metresPerUnit));
-        return renderHeadless(device, crowd, viewProjection * toMetres, options).image;
+        return renderHeadless(device, scene, ViewCamera{viewProjection * toMetres}, options).image;
     }
 };
 

@@ -9,7 +9,7 @@
 #include <GLFW/glfw3.h>
 
 #include "gpu_session.h"
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/stats.h"
 #include "render/view.h"
@@ -24,7 +24,7 @@ constexpr uint32_t kSlots = 2;
 // Input state the GLFW callbacks write and the loop reads; owned by the loop, reached through
 // the window's user pointer.
 struct Controls {
-    bool paused = false, step = false, rebuild = false;
+    bool paused = false, step = false, rebuild = false, tintLevels = false, freeze = false;
     uint32_t count = 0;
     Technique technique = Technique::Compute;
     OrbitCamera camera;
@@ -47,6 +47,8 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
         c.technique = c.technique == Technique::Compute ? Technique::Vertex : Technique::Compute;
         c.rebuild = true;
         break;
+    case GLFW_KEY_L: c.tintLevels = !c.tintLevels; break;
+    case GLFW_KEY_F: c.freeze = !c.freeze; break;
     default: break;
     }
 }
@@ -92,35 +94,28 @@ int runCrowdWindow(const WindowArgs& a) {
         Window window(a.width, a.height, "horde");
         Swapchain swapchain(device, window, kSlots);
         FrameSlots slots(device, kSlots);
+        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(device, models);
         Controls c;
         c.count = a.count;
-        c.technique = a.technique == "vertex" ? Technique::Vertex : Technique::Compute;
+        c.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;
         glfwSetWindowUserPointer(window.handle(), &c);
         glfwSetKeyCallback(window.handle(), onKey);
         glfwSetMouseButtonCallback(window.handle(), onButton);
         glfwSetCursorPosCallback(window.handle(), onCursor);
         glfwSetScrollCallback(window.handle(), onScroll);
 
-        std::vector<std::unique_ptr<CrowdRenderer>> crowds;
-        std::vector<CrowdRenderer*> frameCrowds;
-        Bounds world;
+        std::unique_ptr<CrowdScene> scene;
         auto build = [&] {
-            crowds.clear();
-            frameCrowds.clear();
-            auto layout = mixedGrid(std::vector<const Model*>(models.begin(), models.end()), c.count);
-            world = {glm::vec3(1e30f), glm::vec3(-1e30f)};
-            for (size_t m = 0; m < models.size(); ++m) {
-                if (layout[m].empty()) continue;
-                crowds.push_back(std::make_unique<CrowdRenderer>(device, *models[m], layout[m], c.technique, kSlots,
-                                                                 swapchain.format()));
-                frameCrowds.push_back(crowds.back().get());
-                world.min = glm::min(world.min, crowds.back()->worldBounds().min);
-                world.max = glm::max(world.max, crowds.back()->worldBounds().max);
-            }
+            scene.reset();
+            CrowdSettings settings = a.crowd.settings(swapchain.format(), kSlots);
+            settings.technique = c.technique;
+            scene = std::make_unique<CrowdScene>(device, pointers(crowdModelsOwned), c.count, settings);
         };
         build();
-        c.camera = frameBounds(world, float(a.width) / float(a.height), 0.6f, 0.55f);
+        c.camera = initialCamera(*scene, a.crowd.view, float(a.width) / float(a.height));
         FrameStats stats;
+        ViewCamera frozen;
+        bool wasFrozen = false;
         float time = 0.0f;
         auto last = std::chrono::steady_clock::now(), titleAt = last;
         uint32_t frame = 0, presented = 0;
@@ -143,8 +138,7 @@ int runCrowdWindow(const WindowArgs& a) {
                 continue;
             }
             uint32_t slot = frame % kSlots;
-            if (slots.wait(slot))
-                if (auto t = crowds[0]->passTimes(slot)) stats.gpu.push_back(*t);
+            if (slots.wait(slot)) stats.collect(*scene, slot);
             Swapchain::Frame target;
             if (!swapchain.acquire(slot, target)) continue;
 
@@ -158,9 +152,15 @@ int runCrowdWindow(const WindowArgs& a) {
             VkCommandBuffer cmd = slots.begin(slot);
             VkExtent2D extent = swapchain.extent();
             float aspect = float(extent.width) / float(extent.height);
+            ViewCamera view = orbitView(c.camera, aspect, scene->worldBounds().radius(), extent.height);
+            // `f` keeps culling and level choice where the camera was, so flying around shows
+            // what that camera did not draw.
+            if (c.freeze && !wasFrozen) frozen = view;
+            wasFrozen = c.freeze;
+            scene->setTintLevels(c.tintLevels);
             RenderTarget rt{target.color, target.colorView, target.depth, target.depthView, extent,
                             VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
-            CrowdRenderer::recordFrame(cmd, slot, frameCrowds, time, rt, c.camera.viewProjection(aspect, world.radius()));
+            scene->recordFrame(cmd, slot, time, rt, view, c.freeze ? &frozen : nullptr);
             slots.submit(slot, target.acquired, target.rendered);
             stats.cpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart).count());
             swapchain.present(target);
@@ -168,17 +168,22 @@ int runCrowdWindow(const WindowArgs& a) {
             ++presented;
 
             if (now - titleAt > std::chrono::milliseconds(500) && !stats.gpu.empty()) {
-                stats.skinnedVerticesPerFrame = 0;
-                for (CrowdRenderer* crowd : frameCrowds) stats.skinnedVerticesPerFrame += crowd->skinnedVerticesPerFrame();
                 PassTimes g = stats.medianGpu();
-                char title[256];
-                std::snprintf(title, sizeof title, "horde  %u instances  %s  gpu %.2f ms (sample %.2f pose %.2f skin %.2f draw %.2f)  cpu %.2f ms%s",
-                              c.count, name(c.technique), g.totalMs(), g.sampleMs, g.poseMs, g.skinMs, g.drawMs,
-                              stats.medianCpuMs(), c.paused ? "  [paused]" : "");
+                FrameCounts n = stats.medianCounts();
+                std::string levels;
+                for (size_t l = 0; l < n.perLevel.size(); ++l)
+                    if (n.perLevel[l]) levels += " " + std::to_string(n.perLevel[l]);
+                char title[384];
+                std::snprintf(title, sizeof title,
+                              "horde  %u/%u visible  levels%s  %.2f M tris  %s  gpu %.2f ms (cull %.2f sample %.2f pose %.2f "
+                              "skin %.2f draw %.2f)  cpu %.2f ms%s%s%s",
+                              n.visible, c.count, levels.c_str(), double(n.triangles) * 1e-6, name(c.technique),
+                              g.totalMs(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, stats.medianCpuMs(),
+                              c.paused ? "  [paused]" : "", c.freeze ? "  [culling frozen]" : "",
+                              c.tintLevels ? "  [levels]" : "");
                 glfwSetWindowTitle(window.handle(), title);
                 titleAt = now;
-                stats.gpu.clear();
-                stats.cpuMs.clear();
+                stats = {};
             }
         }
         slots.waitAll();

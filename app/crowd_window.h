@@ -1,8 +1,9 @@
 #pragma once
 // The interactive crowd: orbit camera, pause, step, instance count and technique from the keys,
-// statistics in the title.
+// level tint (`l`) and a frozen culling camera to fly around (`f`), statistics in the title.
 #include <string>
 
+#include "crowd_options.h"
 #include "model_input.h"
 
 namespace horde {
@@ -11,9 +12,9 @@ struct WindowArgs {
     ModelInput input; // completes each of `models`
     std::vector<std::string> models{"monster"};
     DeviceChoice device;
+    CrowdOptions crowd;
     uint32_t count = 1024;
     uint32_t frames = 0; // 0: until the window closes
-    std::string technique = "compute";
     uint32_t width = 1280, height = 720;
 };
 

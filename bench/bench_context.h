@@ -7,6 +7,7 @@
 
 #include "asset/model.h"
 #include "monster.h"
+#include "render/crowd_model.h"
 #include "vk/device.h"
 #include "vk/gpu_mesh.h"
 
@@ -17,10 +18,13 @@ struct Context {
     std::unique_ptr<Device> device;
     std::unique_ptr<GpuMeshAllocator> allocator;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Model> monsters;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<CrowdModel>> crowdModels;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
 
     Model& monster(const MonsterParams& params);
+    // The monster made ready for crowds (LOD chains, motion bounds), once per run.
+    const CrowdModel& crowdMonster(const MonsterParams& params);
 };
 
 // The plain copy kernel over `bytes`, timed by timestamps: bytes read plus bytes written per

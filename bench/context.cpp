@@ -15,6 +15,13 @@ Model& Context::monster(const MonsterParams& p) {
     return it->second;
 }
 
+const CrowdModel& Context::crowdMonster(const MonsterParams& p) {
+    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone);
+    auto it = crowdModels.find(key);
+    if (it == crowdModels.end()) it = crowdModels.emplace(key, std::make_unique<CrowdModel>(*device, monster(p))).first;
+    return *it->second;
+}
+
 double measureCopyBandwidth(Device& device, uint64_t bytes) {
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     Buffer source(device, bytes, usage, MemoryUse::Device, "copy source");

@@ -1,6 +1,9 @@
-// Per-frame cost on the current Vulkan device, swept over instance count and vertex count for
-// both skinning techniques. Benchmark time is GPU time (timestamps); CPU record + submit time,
-// recording time alone, pass times and throughput are counters.
+// Per-frame cost on the current Vulkan device. `frame/` and `frame_vertices/` sweep brute force
+// (every instance posed, skinned and drawn in full) over instance and vertex counts for both
+// skinning techniques; `crowd/` sweeps the standard monster from 1 to 100,000 instances with
+// culling and LOD on and off, from the overview and the street view, so each row has its brute
+// force baseline in the same run. Benchmark time is GPU time (timestamps); CPU record + submit
+// time, recording time alone, pass times, what was drawn and throughput are counters.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -8,7 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_context.h"
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/headless.h"
 #include "render/view.h"
@@ -20,7 +23,7 @@ namespace {
 
 // Bytes each pass moves per item (reads + writes), for its fraction of copy bandwidth.
 constexpr double kSampleBytesPerNode = 48 + 3 * 32 + 2 * 3 * 16 + 48; // rest, channels, keys, local
-constexpr double kSkinBytesPerVertex = 12 + 12 + 8 + 16 + 12 + 12;      // in: p, n, joints, weights; out: p, n
+constexpr double kSkinBytesPerVertex = 4 + 12 + 12 + 8 + 16 + 12 + 12; // in: order, p, n, joints, weights; out: p, n
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
@@ -28,13 +31,27 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-void frame(benchmark::State& state, Context& context, Technique technique, MonsterParams params, uint32_t count) {
+struct FrameCase {
+    Technique technique = Technique::Compute;
+    MonsterParams params;
+    uint32_t count = 1;
+    bool cullAndLod = false;
+    bool street = false;
+};
+
+void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     Device& device = *context.device;
-    Model& model = context.monster(params);
+    const CrowdModel& model = context.crowdMonster(c.params);
     const VkExtent2D extent{640, 360};
-    std::unique_ptr<CrowdRenderer> crowd;
+    CrowdSettings settings;
+    settings.technique = c.technique;
+    settings.cull = settings.lod = c.cullAndLod;
+    settings.slots = 1;
+    settings.colorFormat = kOffscreenColorFormat;
+    const CrowdModel* models[] = {&model};
+    std::unique_ptr<CrowdScene> scene;
     try {
-        crowd = std::make_unique<CrowdRenderer>(device, model, gridInstances(model, count), technique, 1, kOffscreenColorFormat);
+        scene = std::make_unique<CrowdScene>(device, models, c.count, settings);
     } catch (const VulkanError& e) {
         state.SkipWithError((std::string("does not fit on this device: ") + e.what()).c_str());
         return;
@@ -43,8 +60,9 @@ void frame(benchmark::State& state, Context& context, Technique technique, Monst
     Image depth(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth");
     RenderTarget target{color.get(), color.view(), depth.get(), depth.view(), extent, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     float aspect = float(extent.width) / float(extent.height);
-    OrbitCamera camera = frameBounds(crowd->worldBounds(), aspect, 0.6f, 0.55f);
-    glm::mat4 viewProjection = camera.viewProjection(aspect, crowd->worldBounds().radius());
+    OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->modelHeight() * 1.2f)
+                                  : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
+    ViewCamera view = orbitView(camera, aspect, scene->worldBounds().radius(), extent.height);
     FrameSlots slots(device, 1);
 
     // horde's own per-frame CPU work: the same recording with nothing executing. On a device
@@ -54,21 +72,24 @@ void frame(benchmark::State& state, Context& context, Technique technique, Monst
     for (int i = 0; i < 16; ++i) {
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(0);
-        crowd->recordFrame(cmd, 0, 0.0f, target, viewProjection);
+        scene->recordFrame(cmd, 0, 0.0f, target, view);
         VK_CHECK(vkEndCommandBuffer(cmd));
         record.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
 
-    std::vector<double> sample, pose, skin, draw, cpu;
+    std::vector<double> cull, sample, pose, skin, draw, cpu;
+    FrameCounts counts;
     float time = 0.0f;
     for (auto _ : state) {
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(0);
-        crowd->recordFrame(cmd, 0, time, target, viewProjection);
+        scene->recordFrame(cmd, 0, time, target, view);
         slots.submit(0);
         cpu.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         slots.wait(0);
-        PassTimes t = crowd->passTimes(0).value_or(PassTimes{});
+        PassTimes t = scene->passTimes(0).value_or(PassTimes{});
+        counts = scene->counts(0).value_or(FrameCounts{});
+        cull.push_back(t.cullMs);
         sample.push_back(t.sampleMs);
         pose.push_back(t.poseMs);
         skin.push_back(t.skinMs);
@@ -76,29 +97,48 @@ void frame(benchmark::State& state, Context& context, Technique technique, Monst
         state.SetIterationTime(std::max(t.totalMs(), 1e-6) * 1e-3);
         time += 1.0f / 60.0f;
     }
-    const double vertices = double(crowd->skinnedVerticesPerFrame());
-    const double total = median(sample) + median(pose) + median(skin) + median(draw);
-    state.counters["instances"] = count;
-    state.counters["vertices_per_instance"] = vertices / count;
+    const double vertices = double(counts.skinnedVertices);
+    const double total = median(cull) + median(sample) + median(pose) + median(skin) + median(draw);
+    state.counters["instances"] = c.count;
+    state.counters["vertices_per_instance"] = double(model.levelVertexStride());
+    state.counters["visible"] = counts.visible;
+    state.counters["triangles"] = double(counts.triangles);
+    state.counters["skinned_vertices"] = vertices;
+    state.counters["own_poses"] = counts.ownPoses;
+    state.counters["shared_poses"] = counts.sharedPoses;
+    state.counters["dropped"] = counts.dropped;
+    for (size_t l = 0; l < counts.perLevel.size(); ++l)
+        if (counts.perLevel[l]) state.counters["level" + std::to_string(l)] = counts.perLevel[l];
+    state.counters["cull_ms"] = median(cull);
     state.counters["sample_ms"] = median(sample);
     state.counters["pose_ms"] = median(pose);
     state.counters["skin_ms"] = median(skin);
     state.counters["draw_ms"] = median(draw);
     state.counters["cpu_ms"] = median(cpu);
     state.counters["record_ms"] = median(record);
+    state.counters["commands"] = scene->lastCommandCount();
     state.counters["skinned_vertices_per_s"] = total > 0 ? vertices / (total * 1e-3) : 0;
     double animate = median(sample) + median(pose);
-    state.counters["joints_per_s"] = animate > 0 ? double(count) * crowd->jointCount() / (animate * 1e-3) : 0;
-    state.counters["gpu_bytes_per_instance"] = double(crowd->bytesPerInstance());
+    state.counters["joints_per_s"] =
+        animate > 0 ? double(counts.ownPoses) * model.tables().joints.size() / (animate * 1e-3) : 0;
+    state.counters["gpu_bytes_per_instance"] = double(scene->slotBytes()) / c.count;
     if (context.copyBytesPerSecond > 0) {
-        double sampleRate = median(sample) > 0 ? double(count) * double(model.nodes.size()) * kSampleBytesPerNode / (median(sample) * 1e-3) : 0;
+        const Model& m = model.model();
+        double sampleRate = median(sample) > 0 ? double(counts.ownPoses) * double(m.nodes.size()) * kSampleBytesPerNode / (median(sample) * 1e-3) : 0;
         double skinRate = median(skin) > 0 ? vertices * kSkinBytesPerVertex / (median(skin) * 1e-3) : 0;
         state.counters["sample_of_copy_bw"] = sampleRate / context.copyBytesPerSecond;
-        state.counters["skin_of_copy_bw"] = technique == Technique::Compute ? skinRate / context.copyBytesPerSecond : 0;
+        state.counters["skin_of_copy_bw"] = c.technique == Technique::Compute ? skinRate / context.copyBytesPerSecond : 0;
     }
 }
 
 const char* techniqueName(Technique t) { return t == Technique::Compute ? "compute" : "vertex"; }
+
+void add(Context& context, const std::string& name, const FrameCase& c, int iterations, int repetitions) {
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), [&context, c](benchmark::State& s) { frame(s, context, c); });
+    b->UseManualTime()->Unit(benchmark::kMillisecond);
+    if (context.quick) b->Iterations(2);
+    else b->Iterations(iterations)->Repetitions(repetitions)->ReportAggregatesOnly(true);
+}
 
 } // namespace
 
@@ -107,29 +147,31 @@ void registerFrameBenchmarks(Context& context) {
     std::vector<uint32_t> counts = context.quick ? std::vector<uint32_t>{1, 16}
                                                  : std::vector<uint32_t>{1, 16, 64, 256, 1024, 4096, 16384};
     for (Technique technique : {Technique::Compute, Technique::Vertex}) {
-        for (uint32_t count : counts) {
-            std::string name = std::string("frame/") + techniqueName(technique) + "/small_monster/" + std::to_string(count);
-            auto* b = benchmark::RegisterBenchmark(name.c_str(), [&context, technique, small, count](benchmark::State& s) {
-                frame(s, context, technique, small, count);
-            });
-            b->UseManualTime()->Unit(benchmark::kMillisecond);
-            if (context.quick) b->Iterations(2);
-            else b->Iterations(count >= 4096 ? 3 : 10)->Repetitions(3)->ReportAggregatesOnly(true);
-        }
+        for (uint32_t count : counts)
+            add(context, std::string("frame/") + techniqueName(technique) + "/small_monster/" + std::to_string(count),
+                {technique, small, count}, count >= 4096 ? 3 : 10, 3);
         // Vertex count sweep at a fixed crowd.
         std::vector<std::pair<const char*, MonsterParams>> sizes = {{"small", small}, {"standard", standard}};
         if (!context.quick) sizes.push_back({"large", large});
         for (auto [label, params] : sizes) {
             uint32_t count = context.quick ? 4 : 256;
-            std::string name = std::string("frame_vertices/") + techniqueName(technique) + "/" + label + "/" + std::to_string(count);
-            auto* b = benchmark::RegisterBenchmark(name.c_str(), [&context, technique, params, count](benchmark::State& s) {
-                frame(s, context, technique, params, count);
-            });
-            b->UseManualTime()->Unit(benchmark::kMillisecond);
-            if (context.quick) b->Iterations(2);
-            else b->Iterations(5)->Repetitions(3)->ReportAggregatesOnly(true);
+            add(context, std::string("frame_vertices/") + techniqueName(technique) + "/" + label + "/" + std::to_string(count),
+                {technique, params, count}, 5, 3);
         }
     }
+    // The crowd at scale: LOD and culling against brute force, both views, the standard monster.
+    std::vector<uint32_t> crowd = context.quick ? std::vector<uint32_t>{16, 256}
+                                                : std::vector<uint32_t>{1, 16, 256, 1024, 4096, 16384, 100000};
+    for (bool street : {false, true})
+        for (bool cullAndLod : {true, false})
+            for (uint32_t count : crowd) {
+                // Brute force past 16,384 standard monsters needs more than one buffer may hold.
+                if (!cullAndLod && count > 16384) continue;
+                std::string name = std::string("crowd/") + (cullAndLod ? "lod_cull/" : "brute/") +
+                                   (street ? "street/" : "overview/") + std::to_string(count);
+                add(context, name, {Technique::Compute, standard, count, cullAndLod, street}, count >= 4096 ? 2 : 5,
+                    count >= 4096 ? 1 : 3);
+            }
 }
 
 } // namespace horde::bench

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     horde::bench::registerLodBenchmarks(context);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    context.crowdModels.clear();
     context.monsters.clear();
     context.allocator.reset();
     bool clean = context.device->messages().problems() == 0 && context.failures == 0;

@@ -18,8 +18,32 @@ layout(buffer_reference, scalar) buffer Channels { ChannelRecord v[]; };
 layout(buffer_reference, scalar) buffer Instances { InstanceRecord v[]; };
 layout(buffer_reference, scalar) buffer JointRecords { JointRecord v[]; };
 layout(buffer_reference, scalar) buffer Globals { FrameGlobals g; };
+layout(buffer_reference, scalar) buffer Frames { CrowdFrame f; };
+layout(buffer_reference, scalar) buffer Matrix { mat4 m; };
+layout(buffer_reference, scalar) buffer CullMeshes { CullMesh v[]; };
+layout(buffer_reference, scalar) buffer CullLevels { CullLevel v[]; };
+layout(buffer_reference, scalar) buffer LevelSubmeshes { LevelSubmesh v[]; };
+layout(buffer_reference, scalar) buffer DrawEntries { DrawEntry v[]; };
+layout(buffer_reference, scalar) buffer SkinJobs { SkinJob v[]; };
+layout(buffer_reference, scalar) buffer DrawInfos { DrawInfo v[]; };
 
 bool isNull(uvec2 a) { return a.x == 0u && a.y == 0u; }
+
+// An instance's clip time: phase + speed x time, wrapped or clamped. Mirrors clipTime() in
+// engine/anim/reference.cpp.
+float clipTime(ClipRecord clip, InstanceRecord inst, float time) {
+    float t = inst.phase + inst.speed * time;
+    float d = clip.duration;
+    if (d <= 0.0) return 0.0;
+    if (inst.loop != 0u) return t - d * floor(t / d);
+    return clamp(t, 0.0, d);
+}
+
+// A model-space point of an instance in the world: turned about Y by its yaw, then placed.
+vec3 placeInWorld(InstanceRecord inst, vec3 p) {
+    float c = cos(inst.placement.w), s = sin(inst.placement.w);
+    return vec3(c * p.x + s * p.z, p.y, -s * p.x + c * p.z) + inst.placement.xyz;
+}
 
 // Unpacked in the shader so that no 16-bit storage feature is needed.
 uvec4 loadJoints(uvec2 address, uint vertex) {

@@ -1,4 +1,5 @@
-// What both draw techniques do once a vertex is in model space: place the instance in the world.
+// What both draw techniques do once a vertex is in model space: place the instance in the world
+// and colour it by its material (or by its level, for the `l` view).
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { DrawPush pc; };
@@ -6,15 +7,30 @@ layout(push_constant, scalar) uniform Push { DrawPush pc; };
 layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec3 outColor;
 
-void emit(vec3 modelPosition, vec3 modelNormal) {
+const vec3 kLevelColors[HORDE_MAX_LEVELS] = vec3[](
+    vec3(0.95, 0.95, 0.95), vec3(0.30, 0.75, 0.35), vec3(0.25, 0.55, 0.95), vec3(0.95, 0.80, 0.20),
+    vec3(0.95, 0.45, 0.15), vec3(0.85, 0.25, 0.25), vec3(0.70, 0.30, 0.85), vec3(0.20, 0.80, 0.80),
+    vec3(0.60, 0.45, 0.25), vec3(0.55, 0.55, 0.55), vec3(0.35, 0.35, 0.35), vec3(0.20, 0.20, 0.20));
+
+DrawEntry visibleEntry() { return DrawEntries(pc.entries).v[gl_InstanceIndex]; }
+
+void emit(DrawEntry entry, vec3 modelPosition, vec3 modelNormal) {
     FrameGlobals g = Globals(pc.globals).g;
-    InstanceRecord inst = Instances(pc.instances).v[gl_InstanceIndex];
-    vec3 p = (g.modelToWorld * vec4(modelPosition, 1.0)).xyz;
-    vec3 n = mat3(g.modelToWorld) * modelNormal;
-    float c = cos(inst.placement.w), s = sin(inst.placement.w);
-    p = vec3(c * p.x + s * p.z, p.y, -s * p.x + c * p.z) + inst.placement.xyz;
-    n = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
+    InstanceRecord inst = Instances(pc.instances).v[entry.instance];
+    mat4 axes = Matrix(pc.axes).m;
+    vec3 p = placeInWorld(inst, (axes * vec4(modelPosition, 1.0)).xyz);
+    vec3 n = placeInWorld(inst, mat3(axes) * modelNormal) - inst.placement.xyz;
+    DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
+    vec3 color = g.tintLevels != 0u ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] : Vec4s(pc.materials).v[info.material].rgb;
     outNormal = n;
-    outColor = pc.color.rgb * inst.tint.rgb;
+    outColor = color * inst.tint.rgb;
     gl_Position = g.viewProjection * vec4(p, 1.0);
+}
+
+// A vertex whose skinned data could not be placed this frame: outside the clip volume, so its
+// triangles are dropped.
+void emitNothing() {
+    outNormal = vec3(0.0);
+    outColor = vec3(0.0);
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 }

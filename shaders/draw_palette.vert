@@ -1,12 +1,13 @@
 #version 460
-// Draw, vertex technique: skins in the vertex shader straight from the palette, no skin pass.
-// The same blend as skin.comp.
+// Draw, vertex technique: skins in the vertex shader straight from the entry's palette, no skin
+// pass. The same blend as skin.comp.
 #include "draw_common.glsl"
 
 void main() {
+    DrawEntry entry = visibleEntry();
     Affines palette = Affines(pc.palette);
-    uint base = gl_InstanceIndex * pc.jointCount + pc.jointBase;
-    uint v = gl_VertexIndex;
+    uint base = entry.pose * pc.jointCount + pc.jointBase;
+    uint v = Uints(pc.order).v[gl_VertexIndex];
     Affine m;
     if (pc.skinned == 0u) {
         m = palette.v[base];
@@ -22,5 +23,5 @@ void main() {
             m.r2 += p.r2 * w[k];
         }
     }
-    emit(transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
+    emit(entry, transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
 }

@@ -5,6 +5,7 @@
 #define HORDE_GPU_TYPES_H
 
 #ifdef __cplusplus
+#include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
 namespace horde::gpu {
@@ -67,68 +68,203 @@ struct JointRecord {
     uint pad0, pad1, pad2;
 };
 
+// Sample and pose run over pose slots: slot s animates instance poseInstances[s] (written by the
+// cull pass, or once at creation for the shared poses). Their dispatches are sized on the GPU.
 struct SamplePush {
     address instances;
+    address poseInstances;
     address clips;
     address channelTable;
     address channels;
     address times;
     address values;
     address rest;
-    address locals; // out: Affine per (instance, node)
+    address locals;     // out: Affine per (pose slot, node)
+    address counters;   // pose slots in use: counters[countIndex]
     float time;
     uint nodeCount;
-    uint instanceCount;
-    uint pad;
+    uint countIndex;
+    uint firstSlot;     // slot of poseInstances[0]
 };
 
 struct PosePush {
     address rest;
     address locals;
     address joints;
-    address palette; // out: Affine per (instance, joint)
+    address palette; // out: Affine per (pose slot, joint)
+    address counters;
     uint nodeCount;
     uint jointCount;
-    uint instanceCount;
-    uint pad;
+    uint countIndex;
+    uint firstSlot;
 };
 
+// One dispatch per (mesh, level): every job of that list skins the level's vertices
+// (order[0 .. vertexCount)) with its pose into the pool at its vertex offset.
 struct SkinPush {
     address positions;
     address normals;
-    address tangents; // 0 when the mesh has none
+    address order;    // level vertex -> source vertex
     address joints;   // u16vec4 per vertex; 0 for static meshes (rigid to jointBase)
     address weights;
     address palette;
+    address jobs;     // SkinJob per job of this list
+    address counters; // jobs in this list: counters[countIndex]
     address outPositions;
     address outNormals;
-    address outTangents;
     uint vertexCount;
     uint jointBase;
     uint jointCount;
-    uint instanceCount;
+    uint countIndex;
 };
 
 struct FrameGlobals {
     mat4 viewProjection;
-    mat4 modelToWorld; // the file's axes to horde's right-handed Y-up world
     vec4 lightDirection;
     vec4 cameraPosition;
+    // The camera culling and level choice use (the drawing camera unless frozen): frustum
+    // planes (xyz inward normal, w offset) and its eye, w = pixels per world unit at distance 1.
+    vec4 cullPlanes[6];
+    vec4 cullEye;
+    uint tintLevels; // 1: colour each instance by its level (the `l` key)
+    uint pad0, pad1, pad2;
 };
 
+// One indirect-count draw per mesh; gl_DrawID picks the command's DrawInfo, gl_InstanceIndex
+// the visible entry (firstInstance is the list's base).
 struct DrawPush {
     address globals;
     address instances;
-    address positions; // skinned (compute technique) or source (vertex technique)
+    address entries;
+    address drawInfo;      // DrawInfo per command of this mesh
+    address sharedOffsets; // vertex offset of each shared (pose, mesh, level), for entries marked shared
+    address positions;     // skinned pool (compute technique) or source (vertex technique)
     address normals;
-    address joints;    // vertex technique only
+    address order;         // vertex technique: level vertex -> source vertex
+    address joints;        // vertex technique only
     address weights;
     address palette;
-    uint vertexCount;
+    address materials;     // vec4 colour per submesh of the model
+    address axes;          // mat4: the model file's axes to horde's right-handed Y-up world
     uint jointBase;
     uint jointCount;
     uint skinned; // vertex technique: 1 blends four joints, 0 binds rigidly to jointBase
-    vec4 color;
+    uint pad;
+};
+
+// Culling and level choice: one invocation per instance (cull.comp).
+#define HORDE_MAX_LEVELS 12
+#define HORDE_CULL_FRUSTUM 1u      // drop instances whose sphere is outside the cull frustum
+#define HORDE_CULL_LOD 2u          // choose levels by projected error, share far poses
+#define HORDE_CULL_POOL 4u         // compute technique: skin into the pool (jobs and offsets)
+#define HORDE_SHARED_BIT 0x80000000u // DrawEntry.vertexOffset: index into sharedOffsets instead
+
+// counters[] layout: a fixed header, then per-mesh draw counts, then per-list counts.
+#define HORDE_COUNT_VISIBLE 0
+#define HORDE_COUNT_POSES 1     // own pose slots handed out this frame
+#define HORDE_COUNT_VERTICES 2  // skinned-vertex pool cursor
+#define HORDE_COUNT_DROPPED 3   // (instance, mesh) pairs the vertex pool could not hold
+#define HORDE_COUNT_SHARED 4    // visible instances drawn with a shared pose
+#define HORDE_COUNT_HEADER 8
+
+struct CullMesh {
+    uint firstLevel;  // into the CullLevel table
+    uint levelCount;
+    uint vertexBase;  // brute force: this mesh's first vertex in an instance's run of the pool
+    uint pad;
+};
+
+// A (mesh, level): its index in this table is its list, whose entry count is
+// counters[HORDE_COUNT_HEADER + meshCount + list] and job count the listCount after that.
+struct CullLevel {
+    float error;       // model units
+    uint vertexCount;  // skinned per drawn instance
+    uint mesh;
+    uint firstSubmesh; // into the LevelSubmesh table
+    uint submeshCount;
+    uint pad0, pad1, pad2;
+};
+
+struct LevelSubmesh {
+    uint firstIndex;
+    uint indexCount;
+    uint material; // colour index
+    uint pad;
+};
+
+// One drawn (instance, mesh) at a level.
+struct DrawEntry {
+    uint instance;
+    uint pose;         // palette slot
+    uint vertexOffset; // pool offset, or HORDE_SHARED_BIT | shared (pose, mesh, level) index
+    uint level;
+};
+
+struct SkinJob {
+    uint pose;
+    uint vertexOffset;
+};
+
+struct DrawInfo {
+    uint material;
+    uint level;
+};
+
+// Everything the per-frame bookkeeping of one model's crowd reads and writes, in one record per
+// frame slot, written once at creation: the cull and plan passes take only its address.
+struct CrowdFrame {
+    address globals;
+    address instances;
+    address clips;
+    address clipSpeed;      // float per clip: bound on vertex speed, model units per clip second
+    address meshes;         // CullMesh per mesh
+    address levels;         // CullLevel per (mesh, level)
+    address submeshes;      // LevelSubmesh per (mesh, level, submesh)
+    address counters;
+    address entries;        // DrawEntry lists, instanceCount entries each
+    address sharedRequests; // uint per shared (pose, mesh, level): 1 when some visible instance uses it
+    address sharedOffsets;  // uint per shared (pose, mesh, level): its pool offset this frame
+    address jobs;           // SkinJob lists, jobCapacity each
+    address poseInstances;  // instance of each own pose slot
+    address dispatches;     // VkDispatchIndirectCommand: sample, pose, then one skin dispatch per list
+    address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per mesh
+    address drawInfo;       // DrawInfo beside each command
+    vec4 sphere;            // every pose's bound, in world axes: centre, radius
+    uint instanceCount;
+    uint meshCount;
+    uint listCount;
+    uint sharedCount;       // shared (pose, mesh, level) combinations
+    uint sharedPoses;       // clips x bucketsPerClip + 1 (bind pose); own slots follow them
+    uint bucketsPerClip;
+    uint poseCapacity;      // own pose slots
+    uint vertexCapacity;    // skinned-vertex pool
+    uint jobCapacity;       // per list
+    uint commandsPerMesh;
+    uint nodeCount;
+    uint jointCount;
+    uint workgroupLimit;    // the device's maxComputeWorkGroupCount[0]
+    uint vertexStride;      // brute force: pool vertices per instance (every mesh at level 0)
+    uint pad0, pad1;
+};
+
+struct CullPush {
+    address frame;
+    float time;
+    float lodErrorPixels;
+    uint flags;
+    uint pad;
+};
+
+struct PlanPush {
+    address frame;
+};
+
+struct GroundPush {
+    address globals;
+    vec4 area;   // world x and z of two opposite corners
+    float height;
+    float cell;  // checker size in world units
+    uint pad0, pad1;
 };
 
 struct CopyPush {
@@ -139,6 +275,22 @@ struct CopyPush {
 };
 
 #ifdef __cplusplus
+// GLSL reads these with scalar layout: every member at the next multiple of its component size,
+// no padding to 16. These sizes and offsets are what the shaders see; a C++ change that breaks
+// one (an 8-byte address after an odd number of 4-byte fields, say) fails here, not on the GPU.
+static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecord) == 16);
+static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 48 && sizeof(JointRecord) == 64);
+static_assert(sizeof(SamplePush) == 96 && offsetof(SamplePush, time) == 80);
+static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
+static_assert(sizeof(SkinPush) == 96 && offsetof(SkinPush, vertexCount) == 80);
+static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
+              offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
+static_assert(sizeof(DrawPush) == 120 && offsetof(DrawPush, jointBase) == 104);
+static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
+static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 8);
+static_assert(offsetof(CrowdFrame, sphere) == 128 && offsetof(CrowdFrame, instanceCount) == 144 &&
+              sizeof(CrowdFrame) == 208);
+static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu
 #else
 #undef address

@@ -1,21 +1,20 @@
 #version 460
-// Pass 2, pose: every (instance, joint) walks its node's parent chain to model space and applies
+// Pass 3, pose: every (pose slot, joint) walks its node's parent chain to model space and applies
 // the inverse bind, giving the skinning palette. Chain walking needs no barriers between levels;
 // see docs/ARCHITECTURE.md for the measurement behind the choice. Mirrors localToModel() and
 // meshPalette() in engine/anim/reference.cpp.
-#include "common.glsl"
+#include "compute.glsl"
 
-layout(local_size_x = HORDE_WORKGROUP) in;
 layout(push_constant, scalar) uniform Push { PosePush pc; };
 
 void main() {
-    uint id = gl_GlobalInvocationID.x;
-    if (id >= pc.jointCount * pc.instanceCount) return;
-    uint instance = id / pc.jointCount, joint = id % pc.jointCount;
+    uint id = flatInvocation();
+    if (id >= pc.jointCount * Uints(pc.counters).v[pc.countIndex]) return;
+    uint slot = pc.firstSlot + id / pc.jointCount, joint = id % pc.jointCount;
     JointRecord record = JointRecords(pc.joints).v[joint];
     NodeRests rest = NodeRests(pc.rest);
     Affines locals = Affines(pc.locals);
-    uint base = instance * pc.nodeCount;
+    uint base = slot * pc.nodeCount;
     uint node = record.node;
     Affine m = locals.v[base + node];
     // A node's depth bounds the walk; nodeCount guards against a malformed table.
@@ -24,5 +23,5 @@ void main() {
         m = compose(locals.v[base + parent], m);
         parent = floatBitsToUint(rest.v[parent].translation.w);
     }
-    Affines(pc.palette).v[id] = compose(m, record.inverseBind);
+    Affines(pc.palette).v[slot * pc.jointCount + joint] = compose(m, record.inverseBind);
 }

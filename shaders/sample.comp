@@ -1,18 +1,9 @@
 #version 460
-// Pass 1, sample: every (instance, node) gets its local transform at the instance's clip time.
+// Pass 2, sample: every (pose slot, node) gets its local transform at its instance's clip time.
 // Mirrors sampleLocals() in engine/anim/reference.cpp.
-#include "common.glsl"
+#include "compute.glsl"
 
-layout(local_size_x = HORDE_WORKGROUP) in;
 layout(push_constant, scalar) uniform Push { SamplePush pc; };
-
-float clipTime(ClipRecord clip, InstanceRecord inst) {
-    float t = inst.phase + inst.speed * pc.time;
-    float d = clip.duration;
-    if (d <= 0.0) return 0.0;
-    if (inst.loop != 0u) return t - d * floor(t / d);
-    return clamp(t, 0.0, d);
-}
 
 // Largest i with times[i] <= t, given times[0] < t < times[last].
 uint findKey(ChannelRecord c, float t) {
@@ -75,9 +66,10 @@ vec4 sampleChannel(ClipRecord clip, ChannelRecord c, float t) {
 }
 
 void main() {
-    uint id = gl_GlobalInvocationID.x;
-    if (id >= pc.nodeCount * pc.instanceCount) return;
-    uint instance = id / pc.nodeCount, node = id % pc.nodeCount;
+    uint id = flatInvocation();
+    if (id >= pc.nodeCount * Uints(pc.counters).v[pc.countIndex]) return;
+    uint local = id / pc.nodeCount, node = id % pc.nodeCount;
+    uint instance = Uints(pc.poseInstances).v[local];
     NodeRest rest = NodeRests(pc.rest).v[node];
     vec3 t = rest.translation.xyz;
     vec4 r = rest.rotation;
@@ -85,7 +77,7 @@ void main() {
     InstanceRecord inst = Instances(pc.instances).v[instance];
     if (inst.clip != HORDE_NONE) {
         ClipRecord clip = Clips(pc.clips).v[inst.clip];
-        float time = clipTime(clip, inst);
+        float time = clipTime(clip, inst, pc.time);
         Uints table = Uints(pc.channelTable);
         Channels channels = Channels(pc.channels);
         uint base = clip.channelTable + node * 3u;
@@ -94,5 +86,5 @@ void main() {
         if (cr != HORDE_NONE) r = sampleChannel(clip, channels.v[cr], time);
         if (cs != HORDE_NONE) s = sampleChannel(clip, channels.v[cs], time).xyz;
     }
-    Affines(pc.locals).v[id] = fromTrs(t, r, s);
+    Affines(pc.locals).v[(pc.firstSlot + local) * pc.nodeCount + node] = fromTrs(t, r, s);
 }

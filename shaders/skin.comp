@@ -1,14 +1,14 @@
 #version 460
-// Pass 3, skin: 4-bone linear blend of every (instance, vertex) of one mesh into the skinned
-// vertex buffers the draw reads. Mirrors skinMesh() in engine/anim/reference.cpp.
-#include "common.glsl"
+// Pass 4, skin: 4-bone linear blend of one (mesh, level)'s vertices for every skin job of that
+// list (a visible instance's own pose, or a pose shared by far instances) into the vertex pool
+// the draw reads. Mirrors skinMesh() in engine/anim/reference.cpp.
+#include "compute.glsl"
 
-layout(local_size_x = HORDE_WORKGROUP) in;
 layout(push_constant, scalar) uniform Push { SkinPush pc; };
 
-Affine blendedPalette(uint instance, uint vertex) {
+Affine blendedPalette(uint pose, uint vertex) {
     Affines palette = Affines(pc.palette);
-    uint base = instance * pc.jointCount + pc.jointBase;
+    uint base = pose * pc.jointCount + pc.jointBase;
     if (isNull(pc.joints)) return palette.v[base];
     uvec4 j = loadJoints(pc.joints, vertex);
     vec4 w = Vec4s(pc.weights).v[vertex];
@@ -25,14 +25,12 @@ Affine blendedPalette(uint instance, uint vertex) {
 }
 
 void main() {
-    uint id = gl_GlobalInvocationID.x;
-    if (id >= pc.vertexCount * pc.instanceCount) return;
-    uint instance = id / pc.vertexCount, vertex = id % pc.vertexCount;
-    Affine m = blendedPalette(instance, vertex);
-    Vec3s(pc.outPositions).v[id] = transformPoint(m, Vec3s(pc.positions).v[vertex]);
-    Vec3s(pc.outNormals).v[id] = transformNormal(m, Vec3s(pc.normals).v[vertex]);
-    if (!isNull(pc.tangents)) {
-        vec4 t = Vec4s(pc.tangents).v[vertex];
-        Vec4s(pc.outTangents).v[id] = vec4(normalize(transformVector(m, t.xyz)), t.w);
-    }
+    uint id = flatInvocation();
+    if (id >= pc.vertexCount * Uints(pc.counters).v[pc.countIndex]) return;
+    SkinJob job = SkinJobs(pc.jobs).v[id / pc.vertexCount];
+    uint vertex = id % pc.vertexCount;
+    uint source = Uints(pc.order).v[vertex];
+    Affine m = blendedPalette(job.pose, source);
+    Vec3s(pc.outPositions).v[job.vertexOffset + vertex] = transformPoint(m, Vec3s(pc.positions).v[source]);
+    Vec3s(pc.outNormals).v[job.vertexOffset + vertex] = transformNormal(m, Vec3s(pc.normals).v[source]);
 }

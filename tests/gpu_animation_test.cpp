@@ -7,7 +7,7 @@
 #include "anim/reference.h"
 #include "anim/tables.h"
 #include "monster.h"
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/headless.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
@@ -18,16 +18,19 @@ class GpuAnimationTest : public test::VulkanTest {
   protected:
     // Runs the passes for `instances` at `time` and compares every result with the reference.
     void compare(Model& model, const std::vector<gpu::InstanceRecord>& instances, float time) {
-        CrowdRenderer crowd(device(), model, instances, Technique::Compute, 1, kOffscreenColorFormat);
-        device().immediate([&](VkCommandBuffer cmd) { crowd.recordAnimation(cmd, 0, time); });
+        uploadMeshes(device(), model);
+        CrowdModel crowdModel(device(), model, {.crowd = false});
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdScene crowd(device(), models, {instances}, singleInstanceSettings(1));
+        device().immediate([&](VkCommandBuffer cmd) { crowd.recordAnimation(cmd, 0, time, ViewCamera{}); });
         AnimationTables tables = buildAnimationTables(model);
-        std::vector<gpu::Affine> palette = crowd.readPalette(0);
+        std::vector<gpu::Affine> palette = crowd.readPalette(0, 0);
         const double radius = std::max(double(bindPoseBounds(model).radius()), 1e-6);
         const size_t nodes = model.nodes.size(), joints = tables.joints.size();
         std::vector<std::vector<glm::vec3>> positions, normals;
         for (uint32_t m = 0; m < model.meshes.size(); ++m) {
-            positions.push_back(crowd.readSkinned(0, m, false));
-            normals.push_back(crowd.readSkinned(0, m, true));
+            positions.push_back(crowd.readSkinned(0, 0, m, false));
+            normals.push_back(crowd.readSkinned(0, 0, m, true));
         }
         double worstPalette = 0, worstPosition = 0, worstNormal = 0;
         for (size_t i = 0; i < instances.size(); ++i) {

@@ -25,12 +25,14 @@ TEST_F(RenderTest, MonsterFillsItsProjectedBounds) {
     {
         std::vector<gpu::InstanceRecord> bindPose = gridInstances(model, 1);
         bindPose[0].clip = HORDE_NONE;
-        CrowdRenderer crowd(device(), model, bindPose, Technique::Compute, kFramesInFlight, kOffscreenColorFormat);
+        CrowdModel crowdModel(device(), model, {.crowd = false});
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdScene crowd(device(), models, {bindPose}, singleInstanceSettings(kFramesInFlight));
         HeadlessOptions options;
         options.width = width;
         options.height = height;
         options.frames = 3;
-        result = renderHeadless(device(), crowd, viewProjection, options);
+        result = renderHeadless(device(), crowd, ViewCamera{viewProjection}, options);
     }
     ASSERT_EQ(result.stats.gpu.size(), 3u);
     EXPECT_GT(result.stats.gpu.back().totalMs(), 0.0);

@@ -6,7 +6,7 @@
 #include <GLFW/glfw3.h>
 
 #include "monster.h"
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/view.h"
 #include "render/window.h"
@@ -29,7 +29,12 @@ TEST(Window, PresentsResizesAndCloses) {
         Window window(320, 240, "horde window test");
         Swapchain swapchain(*device, window, 2);
         FrameSlots slots(*device, 2);
-        CrowdRenderer crowd(*device, model, gridInstances(model, 16), Technique::Compute, 2, swapchain.format());
+        CrowdModel crowdModel(*device, model);
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdSettings settings;
+        settings.colorFormat = swapchain.format();
+        settings.ground = true;
+        CrowdScene crowd(*device, models, 16, settings);
         OrbitCamera camera = frameBounds(crowd.worldBounds(), 4.0f / 3.0f);
         bool resized = false;
         for (uint32_t frame = 0; frame < 80 && presented < 24; ++frame) {
@@ -50,7 +55,8 @@ TEST(Window, PresentsResizesAndCloses) {
             VkCommandBuffer cmd = slots.begin(slot);
             RenderTarget rt{target.color, target.colorView, target.depth, target.depthView, swapchain.extent(),
                             VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
-            crowd.recordFrame(cmd, slot, float(frame) / 30.0f, rt, camera.viewProjection(4.0f / 3.0f, crowd.worldBounds().radius()));
+            crowd.recordFrame(cmd, slot, float(frame) / 30.0f, rt,
+                              orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), swapchain.extent().height));
             slots.submit(slot, target.acquired, target.rendered);
             if (swapchain.present(target)) ++presented;
         }

@@ -10,15 +10,8 @@
 
 namespace horde {
 
-HeadlessResult renderHeadless(Device& device, CrowdRenderer& crowd, const glm::mat4& viewProjection,
-                              const HeadlessOptions& options) {
-    CrowdRenderer* one = &crowd;
-    return renderHeadless(device, std::span(&one, 1), viewProjection, options);
-}
-
-HeadlessResult renderHeadless(Device& device, std::span<CrowdRenderer* const> crowds, const glm::mat4& viewProjection,
-                              const HeadlessOptions& options) {
-    CrowdRenderer& timing = *crowds[0];
+HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view, const HeadlessOptions& options,
+                              const ViewCamera* cull) {
     VkExtent2D extent{options.width, options.height};
     struct Target {
         Image color, depth;
@@ -36,19 +29,17 @@ HeadlessResult renderHeadless(Device& device, std::span<CrowdRenderer* const> cr
     Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "frame readback");
 
     HeadlessResult result;
-    for (CrowdRenderer* crowd : crowds) result.stats.skinnedVerticesPerFrame += crowd->skinnedVerticesPerFrame();
     FrameSlots slots(device, kFramesInFlight);
     for (uint32_t f = 0; f < options.frames; ++f) {
         uint32_t s = f % kFramesInFlight;
-        if (slots.wait(s))
-            if (auto times = timing.passTimes(s)) result.stats.gpu.push_back(*times);
+        if (slots.wait(s)) result.stats.collect(scene, s);
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(s);
         bool last = f + 1 == options.frames;
         RenderTarget target{targets[s].color.get(), targets[s].color.view(), targets[s].depth.get(),
                             targets[s].depth.view(), extent,
                             last ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-        CrowdRenderer::recordFrame(cmd, s, crowds, options.startTime + float(f) * options.frameTime, target, viewProjection);
+        scene.recordFrame(cmd, s, options.startTime + float(f) * options.frameTime, target, view, cull);
         if (last) {
             VkBufferImageCopy region{};
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -62,8 +53,7 @@ HeadlessResult renderHeadless(Device& device, std::span<CrowdRenderer* const> cr
     }
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
         uint32_t s = (options.frames + i) % kFramesInFlight;
-        if (slots.wait(s))
-            if (auto times = timing.passTimes(s)) result.stats.gpu.push_back(*times);
+        if (slots.wait(s)) result.stats.collect(scene, s);
     }
     result.image.width = extent.width;
     result.image.height = extent.height;

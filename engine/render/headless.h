@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "render/crowd.h"
+#include "render/crowd_scene.h"
 #include "render/stats.h"
 
 namespace horde {
@@ -28,10 +28,9 @@ struct HeadlessResult {
     FrameStats stats;
 };
 
-// The crowds must have been built with kFramesInFlight slots and kOffscreenColorFormat.
-HeadlessResult renderHeadless(Device& device, std::span<CrowdRenderer* const> crowds, const glm::mat4& viewProjection,
-                              const HeadlessOptions& options);
-HeadlessResult renderHeadless(Device& device, CrowdRenderer& crowd, const glm::mat4& viewProjection,
-                              const HeadlessOptions& options);
+// The scene must have been built with kFramesInFlight slots and kOffscreenColorFormat. `cull`
+// (default: `view`) is the camera culling and level choice use.
+HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view, const HeadlessOptions& options,
+                              const ViewCamera* cull = nullptr);
 
 } // namespace horde

@@ -22,8 +22,8 @@ glm::vec3 OrbitCamera::eye() const {
 }
 
 glm::mat4 OrbitCamera::viewProjection(float aspect, float sceneRadius) const {
-    float nearPlane = std::max(distance - sceneRadius * 1.5f, distance * 0.01f);
-    float farPlane = distance + sceneRadius * 1.5f;
+    float nearPlane = this->nearPlane > 0.0f ? this->nearPlane : std::max(distance - sceneRadius * 1.5f, distance * 0.01f);
+    float farPlane = distance + sceneRadius * 2.0f;
     glm::mat4 proj = glm::perspectiveRH_ZO(fovY, aspect, nearPlane, farPlane);
     proj[1][1] *= -1.0f;
     return proj * glm::lookAtRH(eye(), target, glm::vec3(0, 1, 0));
@@ -48,6 +48,24 @@ OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw, float pitc
         distance = std::max(distance, toward + std::abs(glm::dot(p, up)) / tanY);
     }
     camera.distance = distance;
+    return camera;
+}
+
+ViewCamera orbitView(const OrbitCamera& camera, float aspect, float sceneRadius, uint32_t viewportHeight) {
+    return {camera.viewProjection(aspect, sceneRadius), camera.eye(),
+            float(viewportHeight) / (2.0f * std::tan(camera.fovY * 0.5f))};
+}
+
+OrbitCamera streetCamera(const Bounds& world, float eyeHeight) {
+    glm::vec3 size = world.max - world.min;
+    float ahead = std::max({size.x, size.z, 1e-3f}) * 0.3f;
+    OrbitCamera camera;
+    camera.target = glm::vec3(world.center().x, world.min.y, world.max.z - ahead);
+    camera.yaw = 0.0f;
+    camera.pitch = std::atan2(eyeHeight, ahead);
+    camera.distance = std::sqrt(eyeHeight * eyeHeight + ahead * ahead);
+    camera.fovY = 0.9f;
+    camera.nearPlane = eyeHeight * 0.05f;
     return camera;
 }
 

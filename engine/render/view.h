@@ -18,11 +18,24 @@ struct OrbitCamera {
     float yaw = 0.6f;   // radians about +Y, 0 looks down -Z
     float pitch = 0.35f; // radians above the horizon
     float fovY = 0.7f;
+    float nearPlane = 0.0f; // 0: fitted to the scene around the target
 
     glm::vec3 eye() const;
     // Vulkan clip space: depth 0..1, Y down.
     glm::mat4 viewProjection(float aspect, float sceneRadius) const;
 };
+
+// What a frame is drawn from, and what culling and level choice need of it.
+struct ViewCamera {
+    glm::mat4 viewProjection{1.0f};
+    glm::vec3 eye{0.0f};
+    float pixelsPerUnit = 1.0f; // pixels one world unit covers at distance 1
+};
+
+ViewCamera orbitView(const OrbitCamera& camera, float aspect, float sceneRadius, uint32_t viewportHeight);
+// Eye height at the middle of the crowd's near edge (+Z), looking across it along -Z, slightly
+// down: most of the crowd ahead and much of it far away.
+OrbitCamera streetCamera(const Bounds& world, float eyeHeight);
 
 // A camera at the given heading that fits a world-space box (all eight corners) in view.
 OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw = 0.6f, float pitch = 0.35f);

@@ -85,12 +85,16 @@ bool supportsHorde(VkPhysicalDevice device) {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(device, &props);
     if (props.apiVersion < VK_API_VERSION_1_3 || graphicsComputeFamily(device) < 0) return false;
-    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f11};
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    f12.pNext = &f13;
+    f11.pNext = &f13;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     vkGetPhysicalDeviceFeatures2(device, &features);
-    return f12.bufferDeviceAddress && f12.scalarBlockLayout && f13.dynamicRendering && f13.synchronization2;
+    // GPU-driven crowds: indirect draws whose count the GPU writes, several per call, and
+    // gl_DrawID to find each command's material.
+    return f12.bufferDeviceAddress && f12.scalarBlockLayout && f13.dynamicRendering && f13.synchronization2 &&
+           f12.drawIndirectCount && features.features.multiDrawIndirect && f11.shaderDrawParameters;
 }
 
 VkPhysicalDevice choosePhysical(VkInstance instance, const std::string& wanted) {
@@ -110,7 +114,8 @@ VkPhysicalDevice choosePhysical(VkInstance instance, const std::string& wanted) 
             if (match) {
                 if (!supportsHorde(devices[i]))
                     throw VulkanError("device '" + nameOf(devices[i]) + "' lacks Vulkan 1.3 with buffer device address, "
-                                      "scalar layout, dynamic rendering and synchronization2", VK_ERROR_FEATURE_NOT_PRESENT);
+                                      "scalar layout, dynamic rendering, synchronization2, draw-indirect-count, "
+                                      "multi-draw-indirect and shader draw parameters", VK_ERROR_FEATURE_NOT_PRESENT);
                 return devices[i];
             }
         }
@@ -181,6 +186,10 @@ void Device::init(const DeviceOptions& options) {
 
     physical_ = choosePhysical(instance_, options.device);
     vkGetPhysicalDeviceProperties(physical_, &properties_);
+    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p11};
+    vkGetPhysicalDeviceProperties2(physical_, &p2);
+    maxAllocationSize_ = p11.maxMemoryAllocationSize;
     vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
@@ -202,11 +211,15 @@ void Device::init(const DeviceOptions& options) {
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.dynamicRendering = VK_TRUE;
     f13.synchronization2 = VK_TRUE;
-    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f13};
+    f11.shaderDrawParameters = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f11};
     f12.bufferDeviceAddress = VK_TRUE;
     f12.scalarBlockLayout = VK_TRUE;
     f12.hostQueryReset = VK_TRUE;
+    f12.drawIndirectCount = VK_TRUE;
     VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    features2.features.multiDrawIndirect = VK_TRUE;
 
     std::vector<const char*> deviceExtensions;
     if (options.swapchain) deviceExtensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

@@ -51,6 +51,8 @@ class Device {
     uint32_t queueFamily() const { return queueFamily_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
+    // The largest single allocation (and so buffer) the device promises.
+    VkDeviceSize maxAllocationSize() const { return maxAllocationSize_; }
     std::string name() const { return properties_.deviceName; }
     std::string driver() const { return driver_; }
     // Every device-local memory type is also host visible: decode straight into device memory.
@@ -86,6 +88,7 @@ class Device {
     VkCommandPool immediatePool_ = VK_NULL_HANDLE;
     VkPhysicalDeviceProperties properties_{};
     VkPhysicalDeviceMemoryProperties memory_{};
+    VkDeviceSize maxAllocationSize_ = 0;
     std::string driver_;
     bool unifiedMemory_ = false;
     bool validation_ = false;

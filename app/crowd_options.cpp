@@ -1,0 +1,50 @@
+#include "crowd_options.h"
+
+namespace horde {
+
+void CrowdOptions::addOptions(CLI::App& command) {
+    command.add_option("--technique", technique, "compute: skin pass then draw; vertex: skin in the vertex shader")
+        ->check(CLI::IsMember({"compute", "vertex"}));
+    command.add_option("--lod", lod, "levels of detail and shared far poses (off: every instance in full)")
+        ->check(CLI::IsMember({"on", "off"}));
+    command.add_option("--cull", cull, "frustum culling on the GPU (off: every instance drawn)")
+        ->check(CLI::IsMember({"on", "off"}));
+    command.add_option("--lod-error", lodErrorPixels, "largest error a level or a shared pose may show, in pixels")
+        ->check(CLI::Range(0.0f, 1000.0f));
+    command.add_option("--view", view, "overview: the whole crowd; street: eye height at its near edge")
+        ->check(CLI::IsMember({"overview", "street"}));
+}
+
+CrowdSettings CrowdOptions::settings(VkFormat colorFormat, uint32_t slots) const {
+    CrowdSettings s;
+    s.technique = technique == "vertex" ? Technique::Vertex : Technique::Compute;
+    s.lod = lod == "on";
+    s.cull = cull == "on";
+    s.lodErrorPixels = lodErrorPixels;
+    s.ground = true;
+    s.slots = slots;
+    s.colorFormat = colorFormat;
+    return s;
+}
+
+OrbitCamera initialCamera(const CrowdScene& scene, const std::string& view, float aspect) {
+    if (view == "street") return streetCamera(scene.worldBounds(), scene.modelHeight() * 1.2f);
+    return frameBounds(scene.worldBounds(), aspect, 0.6f, 0.55f);
+}
+
+std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models) {
+    std::vector<std::unique_ptr<CrowdModel>> out;
+    for (Model* model : models) {
+        uploadMeshes(device, *model);
+        out.push_back(std::make_unique<CrowdModel>(device, *model));
+    }
+    return out;
+}
+
+std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models) {
+    std::vector<const CrowdModel*> out;
+    for (const auto& m : models) out.push_back(m.get());
+    return out;
+}
+
+} // namespace horde

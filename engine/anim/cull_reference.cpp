@@ -1,0 +1,56 @@
+#include "anim/cull_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace horde {
+
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
+    glm::vec4 row[4];
+    for (int r = 0; r < 4; ++r) row[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
+    std::array<glm::vec4, 6> planes = {row[3] + row[0], row[3] - row[0], row[3] + row[1],
+                                       row[3] - row[1], row[2],          row[3] - row[2]};
+    for (glm::vec4& p : planes) p /= glm::length(glm::vec3(p));
+    return planes;
+}
+
+CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instance, const CullCamera& camera,
+                          const CullSettings& settings) {
+    CullDecision d;
+    const double c = std::cos(double(instance.yaw)), s = std::sin(double(instance.yaw));
+    const glm::dvec3 local(model.sphere);
+    const glm::dvec3 centre = glm::dvec3(c * local.x + s * local.z, local.y, -s * local.x + c * local.z) +
+                              glm::dvec3(instance.position);
+    const double radius = model.sphere.w;
+    if (settings.frustum)
+        for (const glm::vec4& p : camera.planes)
+            if (glm::dot(glm::dvec3(p), centre) + double(p.w) < -radius) return d;
+    d.visible = true;
+
+    const double distance = glm::length(centre - glm::dvec3(camera.eye)) - radius;
+    d.pixelsPerUnit = distance > 0.0 ? double(camera.pixelsPerUnit) / distance : std::numeric_limits<double>::max();
+
+    d.bucket = uint32_t(model.clipDuration.size()) * model.bucketsPerClip;
+    d.sharedPose = instance.clip < 0 && settings.lod;
+    if (instance.clip >= 0) {
+        const double duration = model.clipDuration[instance.clip];
+        uint32_t bucket = duration > 0.0 ? std::min(uint32_t(instance.clipTime / duration * model.bucketsPerClip),
+                                                    model.bucketsPerClip - 1)
+                                         : 0u;
+        d.bucket = uint32_t(instance.clip) * model.bucketsPerClip + bucket;
+        const double error = double(model.clipSpeed[instance.clip]) * duration / (2.0 * model.bucketsPerClip);
+        d.sharedPose = settings.lod && error * d.pixelsPerUnit <= settings.lodErrorPixels;
+    }
+
+    for (const std::vector<float>& errors : model.levelErrors) {
+        uint32_t level = 0;
+        if (settings.lod)
+            while (level + 1 < errors.size() && double(errors[level + 1]) * d.pixelsPerUnit <= settings.lodErrorPixels)
+                ++level;
+        d.levels.push_back(level);
+    }
+    return d;
+}
+
+} // namespace horde

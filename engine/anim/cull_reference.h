@@ -1,0 +1,57 @@
+#pragma once
+// The CPU reference of the cull pass (shaders/cull.comp), in double precision: whether an
+// instance is drawn, at which level each mesh is drawn, and whether it borrows a shared pose.
+// Tests hold the GPU's lists to it.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace horde {
+
+// Planes with inward normals (xyz) and offsets (w), normalized, from a Vulkan (depth 0..1)
+// view-projection: left, right, bottom, top, near, far.
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& viewProjection);
+
+struct CullCamera {
+    std::array<glm::vec4, 6> planes{};
+    glm::vec3 eye{0.0f};
+    float pixelsPerUnit = 1.0f; // pixels one world unit covers at distance 1
+};
+
+// One instance as the cull pass sees it.
+struct CullInstance {
+    glm::vec3 position{0.0f}; // world placement
+    float yaw = 0.0f;
+    int32_t clip = -1;        // -1: bind pose
+    double clipTime = 0.0;    // where in its clip it is this frame
+};
+
+struct CullModelInfo {
+    glm::vec4 sphere{0.0f};                  // every pose, in world axes: centre, radius
+    std::vector<float> clipDuration;
+    std::vector<float> clipSpeed;            // vertex speed bound per clip, units per clip second
+    std::vector<std::vector<float>> levelErrors; // per mesh, per level (level 0 first)
+    uint32_t bucketsPerClip = 64;
+};
+
+struct CullSettings {
+    bool frustum = true;
+    bool lod = true;
+    float lodErrorPixels = 1.0f;
+};
+
+struct CullDecision {
+    bool visible = false;
+    std::vector<uint32_t> levels; // per mesh
+    bool sharedPose = false;      // drawn with the pose of its clip's time bucket
+    uint32_t bucket = 0;          // that bucket (clip x buckets + bucket; the last one is the bind pose)
+    double pixelsPerUnit = 0.0;   // at the sphere's nearest point
+};
+
+CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instance, const CullCamera& camera,
+                          const CullSettings& settings);
+
+} // namespace horde

@@ -1,0 +1,123 @@
+#include "render/crowd_model.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "anim/reference.h"
+#include "render/view.h"
+#include "vk/device.h"
+#include "vk/gpu_mesh.h"
+
+namespace horde {
+
+namespace {
+
+glm::vec4 materialColor(const std::string& name) {
+    static constexpr glm::vec3 palette[] = {{0.80f, 0.42f, 0.30f}, {0.45f, 0.62f, 0.35f}, {0.85f, 0.75f, 0.45f},
+                                            {0.40f, 0.50f, 0.78f}, {0.70f, 0.45f, 0.70f}, {0.35f, 0.70f, 0.70f},
+                                            {0.75f, 0.75f, 0.72f}, {0.55f, 0.40f, 0.30f}};
+    uint32_t h = 2166136261u;
+    for (char c : name) h = (h ^ uint8_t(c)) * 16777619u;
+    return glm::vec4(palette[h % 8], 1.0f);
+}
+
+// The largest factor by which the axes matrix stretches a length (it is a rotation or mirror
+// times the file's unit scale).
+// The source mesh as a one-level chain.
+LodChain sourceOnly(const Mesh& mesh) {
+    LodChain chain;
+    chain.order.resize(mesh.vertexCount());
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v) chain.order[v] = v;
+    chain.indices.resize(mesh.indexCount());
+    for (uint32_t i = 0; i < mesh.indexCount(); ++i) chain.indices[i] = mesh.arrays().index(i);
+    chain.levels.push_back({0.0f, mesh.vertexCount(), false, mesh.submeshes});
+    return chain;
+}
+
+MotionBounds bindPoseOnly(const Model& model) {
+    Bounds b = bindPoseBounds(model);
+    return {{b.center(), b.radius()}, std::vector<float>(model.clips.size(), 0.0f)};
+}
+
+float largestScale(const glm::mat4& m) {
+    return std::max({glm::length(glm::vec3(m[0])), glm::length(glm::vec3(m[1])), glm::length(glm::vec3(m[2]))});
+}
+
+} // namespace
+
+Buffer uploadTable(Device& device, std::span<const std::byte> bytes, VkBufferUsageFlags usage, std::string_view name) {
+    VkDeviceSize size = std::max<VkDeviceSize>(bytes.size(), 16);
+    MemoryUse use = device.unifiedMemory() ? MemoryUse::Direct : MemoryUse::Device;
+    Buffer buffer(device, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, use, name);
+    if (bytes.empty()) return buffer;
+    if (buffer.mapped()) {
+        std::memcpy(buffer.mapped(), bytes.data(), bytes.size());
+        return buffer;
+    }
+    Buffer staging(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, "staging");
+    std::memcpy(staging.mapped(), bytes.data(), bytes.size());
+    device.immediate([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{0, 0, bytes.size()};
+        vkCmdCopyBuffer(cmd, staging.get(), buffer.get(), 1, &region);
+    });
+    return buffer;
+}
+
+void uploadMeshes(Device& device, Model& model) {
+    for (Mesh& mesh : model.meshes) gpuStorage(device, mesh);
+}
+
+CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptions& options)
+    : model_(model), tables_(buildAnimationTables(model)), motion_(options.crowd ? motionBounds(model) : bindPoseOnly(model)),
+      axesToWorld_(horde::axesToWorld(model.axes)), clockwise_(frontFaceClockwise(model.axes)),
+      bucketsPerClip_(std::max(options.bucketsPerClip, 1u)) {
+    worldSphere_ = glm::vec4(glm::vec3(axesToWorld_ * glm::vec4(motion_.sphere.center, 1.0f)),
+                             motion_.sphere.radius * largestScale(axesToWorld_));
+
+    std::vector<glm::vec4> materials;
+    for (const Mesh& mesh : model.meshes) {
+        if (!dynamic_cast<const GpuMeshStorage*>(mesh.storage.get()))
+            throw std::logic_error("CrowdModel: mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
+        const uint32_t firstMaterial = uint32_t(materials.size());
+        for (const Submesh& s : mesh.submeshes) materials.push_back(materialColor(s.material));
+
+        LodChain chain = options.crowd ? buildLodChain(model, mesh, options.lod) : sourceOnly(mesh);
+        gpu::CullMesh cullMesh{uint32_t(cullLevels_.size()), uint32_t(chain.levels.size()), vertexStride_, 0};
+        cullMeshes_.push_back(cullMesh);
+        vertexStride_ += chain.levels.empty() ? 0 : chain.levels[0].vertexCount;
+        for (const LodLevel& level : chain.levels) {
+            gpu::CullLevel record{};
+            record.error = level.error;
+            record.vertexCount = level.vertexCount;
+            record.mesh = uint32_t(cullMeshes_.size() - 1);
+            record.firstSubmesh = uint32_t(levelSubmeshes_.size());
+            record.submeshCount = uint32_t(level.submeshes.size());
+            cullLevels_.push_back(record);
+            for (size_t s = 0; s < level.submeshes.size(); ++s)
+                levelSubmeshes_.push_back({level.submeshes[s].firstIndex, level.submeshes[s].indexCount,
+                                           firstMaterial + uint32_t(std::min(s, mesh.submeshes.size() - 1)), 0});
+            commandsPerMesh_ = std::max(commandsPerMesh_, uint32_t(chain.levels.size() * level.submeshes.size()));
+        }
+        std::string tag = " " + mesh.name;
+        buffers_.lodIndices.push_back(uploadTable(device, chain.indices, "lod indices" + tag,
+                                                  kStorageUsage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT));
+        buffers_.lodOrder.push_back(uploadTable(device, chain.order, "lod vertex order" + tag));
+        lods_.push_back(std::move(chain));
+    }
+
+    buffers_.rest = uploadTable(device, tables_.rest, "node rest transforms");
+    buffers_.clips = uploadTable(device, tables_.clips, "clips");
+    buffers_.channelTable = uploadTable(device, tables_.channelTable, "clip channel table");
+    buffers_.channels = uploadTable(device, tables_.channels, "channels");
+    buffers_.times = uploadTable(device, tables_.times, "key times");
+    buffers_.values = uploadTable(device, tables_.values, "key values");
+    buffers_.joints = uploadTable(device, tables_.joints, "joints");
+    buffers_.clipSpeed = uploadTable(device, motion_.clipSpeed, "clip vertex speed bounds");
+    buffers_.meshes = uploadTable(device, cullMeshes_, "cull meshes");
+    buffers_.levels = uploadTable(device, cullLevels_, "cull levels");
+    buffers_.submeshes = uploadTable(device, levelSubmeshes_, "level submeshes");
+    buffers_.materials = uploadTable(device, materials, "material colours");
+    buffers_.axes = uploadTable(device, std::vector<glm::mat4>{axesToWorld_}, "axes to world");
+}
+
+} // namespace horde

@@ -1,0 +1,676 @@
+#include "render/crowd_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "anim/cull_reference.h"
+#include "anim/reference.h"
+#include "shaders/spirv.h"
+#include "vk/check.h"
+#include "vk/device.h"
+#include "vk/gpu_mesh.h"
+
+namespace horde {
+
+namespace {
+
+constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
+constexpr VkBufferUsageFlags kIndirect = kStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+constexpr uint32_t kCommandBytes = sizeof(VkDrawIndexedIndirectCommand);
+
+// Every compute pass's writes reach every later pass, indirect argument and vertex read.
+void passBarrier(VkCommandBuffer cmd) {
+    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+template <class T> const T* as(const Buffer& b) { return static_cast<const T*>(b.mapped()); }
+
+} // namespace
+
+// One model's share of the crowd: its instances and, per frame slot, its working buffers.
+struct CrowdScene::Part {
+    const CrowdModel* model = nullptr;
+    std::vector<gpu::InstanceRecord> instances;
+    Buffer instanceBuffer;
+    uint32_t poseCapacity = 0, jobCapacity = 0, sharedCount = 0;
+    uint64_t vertexCapacity = 0;
+    uint32_t counterCount = 0;
+    struct PerSlot {
+        Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws, drawInfo,
+            locals, palette, positions, normals;
+    };
+    std::vector<PerSlot> slots;
+    uint32_t meshCount() const { return uint32_t(model->model().meshes.size()); }
+    uint32_t listCount() const { return model->listCount(); }
+};
+
+CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
+                       std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings)
+    : device_(device), settings_(settings) {
+    const bool lod = settings.lod, pool = settings.technique == Technique::Compute;
+    const VkDeviceSize allocationLimit = device.maxAllocationSize();
+    VkDeviceSize heap = 0;
+    for (uint32_t h = 0; h < device.memory().memoryHeapCount; ++h)
+        if (device.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            heap = std::max(heap, device.memory().memoryHeaps[h].size);
+
+    // Size every buffer before allocating any: a crowd that cannot fit is a clean error, not a
+    // driver out-of-memory halfway through (or the host's OOM killer on a CPU driver).
+    struct Plan {
+        VkDeviceSize bytes;
+        std::string what;
+    };
+    std::vector<Plan> plans;
+    for (size_t m = 0; m < models.size(); ++m) {
+        if (instances[m].empty()) continue;
+        Part part;
+        part.model = models[m];
+        part.instances = std::move(instances[m]);
+        const uint32_t count = uint32_t(part.instances.size());
+        const CrowdModel& cm = *part.model;
+        part.poseCapacity = lod ? std::min(count, settings.poseBudget) : count;
+        part.sharedCount = cm.sharedPoses() * part.meshCount() * HORDE_MAX_LEVELS;
+        part.jobCapacity = part.poseCapacity + (lod ? cm.sharedPoses() : 0);
+        part.vertexCapacity = lod ? std::min<uint64_t>(settings.vertexBudget,
+                                                       uint64_t(part.poseCapacity + cm.sharedPoses()) * cm.levelVertexStride())
+                                  : uint64_t(count) * cm.levelVertexStride();
+        if (!pool) part.vertexCapacity = 0;
+        part.counterCount = HORDE_COUNT_HEADER + part.meshCount() + 2 * part.listCount();
+        uint64_t poses = uint64_t(cm.sharedPoses()) + part.poseCapacity;
+        plans.push_back({poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms"});
+        plans.push_back({poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes"});
+        plans.push_back({part.vertexCapacity * sizeof(glm::vec3), "skinned positions"});
+        plans.push_back({part.vertexCapacity * sizeof(glm::vec3), "skinned normals"});
+        plans.push_back({uint64_t(part.listCount()) * count * sizeof(gpu::DrawEntry), "draw lists"});
+        plans.push_back({uint64_t(part.listCount()) * part.jobCapacity * sizeof(gpu::SkinJob), "skin jobs"});
+        parts_.push_back(std::move(part));
+    }
+    uint64_t total = 0;
+    for (const Plan& p : plans) {
+        total += p.bytes * settings.slots;
+        if (p.bytes > allocationLimit)
+            throw VulkanError("a crowd of " + std::to_string(instanceCount()) + " needs " + std::to_string(p.bytes >> 20) +
+                                  " MiB of " + p.what + " in one buffer; the device allows " +
+                                  std::to_string(allocationLimit >> 20) + " MiB (turn LOD on, or fewer instances)",
+                              VK_ERROR_OUT_OF_DEVICE_MEMORY);
+    }
+    if (total > heap)
+        throw VulkanError("a crowd of " + std::to_string(instanceCount()) + " needs " + std::to_string(total >> 20) +
+                              " MiB of per-frame buffers; the device heap has " + std::to_string(heap >> 20) + " MiB",
+                          VK_ERROR_OUT_OF_DEVICE_MEMORY);
+    slotBytes_ = total / std::max(settings.slots, 1u);
+
+    // The crowd's extent: every placement with its model's every-pose sphere.
+    worldBounds_ = {glm::vec3(1e30f), glm::vec3(-1e30f)};
+    for (Part& part : parts_) {
+        glm::vec4 s = part.model->worldSphere();
+        for (const gpu::InstanceRecord& r : part.instances) {
+            glm::vec3 p(r.placement);
+            float c = std::cos(r.placement.w), sn = std::sin(r.placement.w);
+            glm::vec3 centre = glm::vec3(c * s.x + sn * s.z, s.y, -sn * s.x + c * s.z) + p;
+            worldBounds_.min = glm::min(worldBounds_.min, centre - glm::vec3(s.w));
+            worldBounds_.max = glm::max(worldBounds_.max, centre + glm::vec3(s.w));
+        }
+        part.instanceBuffer = uploadTable(device, part.instances, "crowd instances");
+    }
+    if (parts_.empty()) worldBounds_ = {glm::vec3(-1.0f), glm::vec3(1.0f)};
+
+    slots_.resize(settings.slots);
+    for (uint32_t s = 0; s < settings.slots; ++s) {
+        std::string tag = " (slot " + std::to_string(s) + ")";
+        Slot& slot = slots_[s];
+        slot.globals = Buffer(device, sizeof(gpu::FrameGlobals), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Upload,
+                              "frame globals" + tag);
+        uint64_t countBytes = 16;
+        for (const Part& part : parts_) countBytes += uint64_t(part.counterCount) * 4;
+        slot.countsReadback = Buffer(device, countBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
+                                     "crowd counts readback" + tag);
+        VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        query.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        query.queryCount = kQueries;
+        VK_CHECK(vkCreateQueryPool(device.get(), &query, nullptr, &slot.queries));
+        device.setName(slot.queries, VK_OBJECT_TYPE_QUERY_POOL, "pass timestamps" + tag);
+    }
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        const uint32_t count = uint32_t(part.instances.size());
+        const std::string name = " " + (cm.model().meshes.empty() ? std::string("model") : cm.model().meshes[0].name);
+        for (uint32_t s = 0; s < settings.slots; ++s) {
+            std::string tag = name + " (slot " + std::to_string(s) + ")";
+            Part::PerSlot b;
+            auto storage = [&](VkDeviceSize bytes, const std::string& what, VkBufferUsageFlags usage = kStorageUsage) {
+                return Buffer(device, std::max<VkDeviceSize>(bytes, 16), usage, MemoryUse::Device, what + tag);
+            };
+            uint64_t poses = uint64_t(cm.sharedPoses()) + part.poseCapacity;
+            b.counters = storage(uint64_t(part.counterCount) * 4, "crowd counters", kIndirect);
+            b.entries = storage(uint64_t(part.listCount()) * count * sizeof(gpu::DrawEntry), "draw lists");
+            b.sharedRequests = storage(uint64_t(part.sharedCount) * 4, "shared pose requests");
+            b.sharedOffsets = storage(uint64_t(part.sharedCount) * 4, "shared pose vertex offsets");
+            b.jobs = storage(uint64_t(part.listCount()) * part.jobCapacity * sizeof(gpu::SkinJob), "skin jobs");
+            b.poseInstances = storage(std::max<uint64_t>(part.poseCapacity, cm.sharedPoses()) * 4, "pose instances");
+            b.dispatches = storage(uint64_t(2 + part.listCount()) * sizeof(VkDispatchIndirectCommand), "dispatch sizes", kIndirect);
+            b.draws = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * kCommandBytes, "draw commands", kIndirect);
+            b.drawInfo = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo), "draw info");
+            b.locals = storage(poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms");
+            b.palette = storage(poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes");
+            b.positions = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned positions");
+            b.normals = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned normals");
+
+            gpu::CrowdFrame f{};
+            f.globals = slots_[s].globals.address();
+            f.instances = part.instanceBuffer.address();
+            f.clips = cm.buffers().clips.address();
+            f.clipSpeed = cm.buffers().clipSpeed.address();
+            f.meshes = cm.buffers().meshes.address();
+            f.levels = cm.buffers().levels.address();
+            f.submeshes = cm.buffers().submeshes.address();
+            f.counters = b.counters.address();
+            f.entries = b.entries.address();
+            f.sharedRequests = b.sharedRequests.address();
+            f.sharedOffsets = b.sharedOffsets.address();
+            f.jobs = b.jobs.address();
+            f.poseInstances = b.poseInstances.address();
+            f.dispatches = b.dispatches.address();
+            f.draws = b.draws.address();
+            f.drawInfo = b.drawInfo.address();
+            f.sphere = cm.worldSphere();
+            f.instanceCount = count;
+            f.meshCount = part.meshCount();
+            f.listCount = part.listCount();
+            f.sharedCount = part.sharedCount;
+            f.sharedPoses = cm.sharedPoses();
+            f.bucketsPerClip = cm.bucketsPerClip();
+            f.poseCapacity = part.poseCapacity;
+            f.vertexCapacity = uint32_t(std::min<uint64_t>(part.vertexCapacity, 0xFFFFFFFFu));
+            f.jobCapacity = part.jobCapacity;
+            f.commandsPerMesh = cm.commandsPerMesh();
+            f.nodeCount = uint32_t(cm.tables().rest.size());
+            f.jointCount = uint32_t(cm.tables().joints.size());
+            f.workgroupLimit = device.properties().limits.maxComputeWorkGroupCount[0];
+            f.vertexStride = cm.levelVertexStride();
+            b.frame = uploadTable(device, std::vector<gpu::CrowdFrame>{f}, "crowd frame" + tag);
+            part.slots.push_back(std::move(b));
+        }
+    }
+
+    cullPipeline_ = createComputePipeline(device, spirv::cull_comp(), sizeof(gpu::CullPush), "cull");
+    planPipeline_ = createComputePipeline(device, spirv::plan_comp(), sizeof(gpu::PlanPush), "plan");
+    samplePipeline_ = createComputePipeline(device, spirv::sample_comp(), sizeof(gpu::SamplePush), "sample");
+    posePipeline_ = createComputePipeline(device, spirv::pose_comp(), sizeof(gpu::PosePush), "pose");
+    skinPipeline_ = createComputePipeline(device, spirv::skin_comp(), sizeof(gpu::SkinPush), "skin");
+    GraphicsPipelineInfo draw;
+    draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
+    draw.fragment = spirv::draw_frag();
+    draw.pushSize = sizeof(gpu::DrawPush);
+    draw.colorFormat = settings.colorFormat;
+    draw.depthFormat = kDepthFormat;
+    drawPipeline_ = createGraphicsPipeline(device, draw, pool ? "draw skinned" : "draw palette");
+    GraphicsPipelineInfo ground = draw;
+    ground.vertex = spirv::ground_vert();
+    ground.fragment = spirv::ground_frag();
+    ground.pushSize = sizeof(gpu::GroundPush);
+    groundPipeline_ = createGraphicsPipeline(device, ground, "ground");
+    computeSharedPoses();
+}
+
+CrowdSettings singleInstanceSettings(uint32_t slots, VkFormat colorFormat) {
+    CrowdSettings s;
+    s.cull = false;
+    s.lod = false;
+    s.slots = slots;
+    s.colorFormat = colorFormat;
+    return s;
+}
+
+namespace {
+std::vector<std::vector<gpu::InstanceRecord>> gridFor(std::span<const CrowdModel* const> models, uint32_t count) {
+    std::vector<const Model*> plain;
+    for (const CrowdModel* m : models) plain.push_back(&m->model());
+    return mixedGrid(plain, count);
+}
+} // namespace
+
+CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
+                       const CrowdSettings& settings)
+    : CrowdScene(device, models, gridFor(models, count), settings) {}
+
+float CrowdScene::modelHeight() const {
+    float height = 0.0f;
+    for (const Part& part : parts_) {
+        Bounds world = toWorld(bindPoseBounds(part.model->model()), part.model->axesToWorld());
+        height = std::max(height, world.max.y - world.min.y);
+    }
+    return height;
+}
+
+CrowdScene::~CrowdScene() {
+    for (Slot& slot : slots_)
+        if (slot.queries) vkDestroyQueryPool(device_.get(), slot.queries, nullptr);
+}
+
+uint32_t CrowdScene::instanceCount() const {
+    uint32_t n = 0;
+    for (const Part& part : parts_) n += uint32_t(part.instances.size());
+    return n;
+}
+
+uint32_t CrowdScene::flags() const {
+    return (settings_.cull ? HORDE_CULL_FRUSTUM : 0u) | (settings_.lod ? HORDE_CULL_LOD : 0u) |
+           (settings_.technique == Technique::Compute ? HORDE_CULL_POOL : 0u);
+}
+
+// The shared poses never change: each is a clip at the middle of one time bucket (or the bind
+// pose), so every slot's palettes get them once, here, through the same sample and pose passes.
+void CrowdScene::computeSharedPoses() {
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        const Model& model = cm.model();
+        std::vector<gpu::InstanceRecord> poses;
+        for (uint32_t c = 0; c < model.clips.size(); ++c)
+            for (uint32_t b = 0; b < cm.bucketsPerClip(); ++b) {
+                gpu::InstanceRecord r{};
+                r.clip = c;
+                r.phase = model.clips[c].duration * (float(b) + 0.5f) / float(cm.bucketsPerClip());
+                r.speed = 0.0f;
+                r.loop = 1;
+                poses.push_back(r);
+            }
+        gpu::InstanceRecord bind{};
+        bind.clip = HORDE_NONE;
+        poses.push_back(bind);
+        std::vector<uint32_t> identity(poses.size());
+        for (uint32_t i = 0; i < identity.size(); ++i) identity[i] = i;
+        const uint32_t poseCount = uint32_t(poses.size());
+        Buffer records = uploadTable(device_, poses, "shared pose records");
+        Buffer order = uploadTable(device_, identity, "shared pose order");
+        Buffer count = uploadTable(device_, std::vector<uint32_t>{poseCount}, "shared pose count");
+        device_.immediate([&](VkCommandBuffer cmd) {
+            for (Part::PerSlot& b : part.slots) {
+                gpu::SamplePush sample{};
+                sample.instances = records.address();
+                sample.poseInstances = order.address();
+                sample.clips = cm.buffers().clips.address();
+                sample.channelTable = cm.buffers().channelTable.address();
+                sample.channels = cm.buffers().channels.address();
+                sample.times = cm.buffers().times.address();
+                sample.values = cm.buffers().values.address();
+                sample.rest = cm.buffers().rest.address();
+                sample.locals = b.locals.address();
+                sample.counters = count.address();
+                sample.nodeCount = uint32_t(cm.tables().rest.size());
+                dispatch(cmd, samplePipeline_, sample, uint64_t(poseCount) * sample.nodeCount);
+            }
+            passBarrier(cmd);
+            for (Part::PerSlot& b : part.slots) {
+                gpu::PosePush pose{};
+                pose.rest = cm.buffers().rest.address();
+                pose.locals = b.locals.address();
+                pose.joints = cm.buffers().joints.address();
+                pose.palette = b.palette.address();
+                pose.counters = count.address();
+                pose.nodeCount = uint32_t(cm.tables().rest.size());
+                pose.jointCount = uint32_t(cm.tables().joints.size());
+                dispatch(cmd, posePipeline_, pose, uint64_t(poseCount) * pose.jointCount);
+            }
+        });
+    }
+}
+
+void CrowdScene::writeGlobals(uint32_t slotIndex, const ViewCamera& view, const ViewCamera& cull) {
+    gpu::FrameGlobals g{};
+    g.viewProjection = view.viewProjection;
+    g.lightDirection = glm::vec4(glm::normalize(glm::vec3(-0.4f, -0.8f, -0.45f)), 0.0f);
+    g.cameraPosition = glm::vec4(view.eye, 1.0f);
+    std::array<glm::vec4, 6> planes = frustumPlanes(cull.viewProjection);
+    for (int p = 0; p < 6; ++p) g.cullPlanes[p] = planes[p];
+    g.cullEye = glm::vec4(cull.eye, cull.pixelsPerUnit);
+    g.tintLevels = tintLevels_ ? 1u : 0u;
+    std::memcpy(slots_[slotIndex].globals.mapped(), &g, sizeof(g));
+}
+
+void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float time, bool stamps) {
+    Slot& slot = slots_[slotIndex];
+    auto stamp = [&](uint32_t index) {
+        if (!stamps) return;
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, index);
+        ++commands_;
+    };
+    const uint32_t flags = this->flags();
+    // The previous frame in this slot may still have been reading these when it was submitted.
+    barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0);
+    for (Part& part : parts_) {
+        Part::PerSlot& b = part.slots[slotIndex];
+        vkCmdFillBuffer(cmd, b.counters.get(), 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, b.sharedRequests.get(), 0, VK_WHOLE_SIZE, 0);
+        commands_ += 2;
+    }
+    barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    ++commands_;
+    stamp(0);
+    for (Part& part : parts_) {
+        gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
+        dispatch(cmd, cullPipeline_, push, part.instances.size());
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    for (Part& part : parts_) {
+        gpu::PlanPush push{part.slots[slotIndex].frame.address()};
+        dispatch(cmd, planPipeline_, push, HORDE_WORKGROUP);
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    commands_ += 2;
+    stamp(1);
+
+    auto indirect = [&](const Pipeline& pipeline, const auto& push, const Buffer& args, uint32_t index) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+        pushConstants(cmd, pipeline, push);
+        vkCmdDispatchIndirect(cmd, args.get(), VkDeviceSize(index) * sizeof(VkDispatchIndirectCommand));
+        commands_ += 3;
+    };
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        Part::PerSlot& b = part.slots[slotIndex];
+        gpu::SamplePush push{};
+        push.instances = part.instanceBuffer.address();
+        push.poseInstances = b.poseInstances.address();
+        push.clips = cm.buffers().clips.address();
+        push.channelTable = cm.buffers().channelTable.address();
+        push.channels = cm.buffers().channels.address();
+        push.times = cm.buffers().times.address();
+        push.values = cm.buffers().values.address();
+        push.rest = cm.buffers().rest.address();
+        push.locals = b.locals.address();
+        push.counters = b.counters.address();
+        push.time = time;
+        push.nodeCount = uint32_t(cm.tables().rest.size());
+        push.countIndex = HORDE_COUNT_POSES;
+        push.firstSlot = cm.sharedPoses();
+        indirect(samplePipeline_, push, b.dispatches, 0);
+    }
+    passBarrier(cmd);
+    ++commands_;
+    stamp(2);
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        Part::PerSlot& b = part.slots[slotIndex];
+        gpu::PosePush push{};
+        push.rest = cm.buffers().rest.address();
+        push.locals = b.locals.address();
+        push.joints = cm.buffers().joints.address();
+        push.palette = b.palette.address();
+        push.counters = b.counters.address();
+        push.nodeCount = uint32_t(cm.tables().rest.size());
+        push.jointCount = uint32_t(cm.tables().joints.size());
+        push.countIndex = HORDE_COUNT_POSES;
+        push.firstSlot = cm.sharedPoses();
+        indirect(posePipeline_, push, b.dispatches, 1);
+    }
+    passBarrier(cmd);
+    ++commands_;
+    stamp(3);
+    if (settings_.technique == Technique::Compute) {
+        for (Part& part : parts_) {
+            const CrowdModel& cm = *part.model;
+            const Model& model = cm.model();
+            Part::PerSlot& b = part.slots[slotIndex];
+            for (uint32_t list = 0; list < part.listCount(); ++list) {
+                const gpu::CullLevel& level = cm.cullLevels()[list];
+                const Mesh& mesh = model.meshes[level.mesh];
+                const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
+                gpu::SkinPush push{};
+                push.positions = gpu.address(gpu.offsets.positions);
+                push.normals = gpu.address(gpu.offsets.normals);
+                push.order = cm.buffers().lodOrder[level.mesh].address();
+                push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
+                push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
+                push.palette = b.palette.address();
+                push.jobs = b.jobs.address() + VkDeviceAddress(list) * part.jobCapacity * sizeof(gpu::SkinJob);
+                push.counters = b.counters.address();
+                push.outPositions = b.positions.address();
+                push.outNormals = b.normals.address();
+                push.vertexCount = level.vertexCount;
+                push.jointBase = cm.tables().meshJointBase[level.mesh];
+                push.jointCount = uint32_t(cm.tables().joints.size());
+                push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                indirect(skinPipeline_, push, b.dispatches, 2 + list);
+            }
+        }
+    }
+    passBarrier(cmd);
+    ++commands_;
+    stamp(4);
+}
+
+void CrowdScene::recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time, const ViewCamera& view) {
+    commands_ = 0;
+    writeGlobals(slot, view, view);
+    recordPasses(cmd, slot, time, false);
+}
+
+void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time, const RenderTarget& target,
+                             const ViewCamera& view, const ViewCamera* cull) {
+    Slot& slot = slots_[slotIndex];
+    commands_ = 0;
+    writeGlobals(slotIndex, view, cull ? *cull : view);
+    vkCmdResetQueryPool(cmd, slot.queries, 0, kQueries);
+    ++commands_;
+    recordPasses(cmd, slotIndex, time, true);
+    recordDraw(cmd, slotIndex, target);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 5);
+    VkDeviceSize offset = 0;
+    for (Part& part : parts_) {
+        VkBufferCopy region{0, offset, VkDeviceSize(part.counterCount) * 4};
+        vkCmdCopyBuffer(cmd, part.slots[slotIndex].counters.get(), slot.countsReadback.get(), 1, &region);
+        offset += region.size;
+    }
+    barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+            VK_ACCESS_2_HOST_READ_BIT);
+    commands_ += 2 + uint32_t(parts_.size());
+    slot.used = true;
+}
+
+void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
+    Slot& slot = slots_[slotIndex];
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    imageBarrier(cmd, target.depth, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = target.colorView;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.09f, 0.10f, 0.12f, 1.0f}};
+    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depth.imageView = target.depthView;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depth.clearValue.depthStencil = {1.0f, 0};
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, target.extent};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &color;
+    rendering.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &rendering);
+    VkViewport viewport{0, 0, float(target.extent.width), float(target.extent.height), 0, 1};
+    VkRect2D scissor{{0, 0}, target.extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    commands_ += 6;
+
+    if (settings_.ground && !parts_.empty()) {
+        glm::vec3 size = worldBounds_.max - worldBounds_.min;
+        float margin = std::max(size.x, size.z) * 0.05f;
+        gpu::GroundPush push{};
+        push.globals = slot.globals.address();
+        push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin, worldBounds_.max.x + margin,
+                              worldBounds_.max.z + margin);
+        push.height = 0.0f;
+        glm::vec4 sphere = parts_[0].model->worldSphere();
+        push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
+        vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, groundPipeline_.get());
+        pushConstants(cmd, groundPipeline_, push);
+        vkCmdDraw(cmd, 6, 1, 0, 0);
+        commands_ += 4;
+    }
+
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
+    commands_ += 2;
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        const Model& model = cm.model();
+        Part::PerSlot& b = part.slots[slotIndex];
+        vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+        ++commands_;
+        for (uint32_t m = 0; m < part.meshCount(); ++m) {
+            const Mesh& mesh = model.meshes[m];
+            const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
+            gpu::DrawPush push{};
+            push.globals = slot.globals.address();
+            push.instances = part.instanceBuffer.address();
+            push.entries = b.entries.address();
+            push.drawInfo = b.drawInfo.address() + VkDeviceAddress(m) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo);
+            push.sharedOffsets = b.sharedOffsets.address();
+            push.materials = cm.buffers().materials.address();
+            push.axes = cm.buffers().axes.address();
+            push.jointBase = cm.tables().meshJointBase[m];
+            push.jointCount = uint32_t(cm.tables().joints.size());
+            if (settings_.technique == Technique::Compute) {
+                push.positions = b.positions.address();
+                push.normals = b.normals.address();
+            } else {
+                push.positions = gpu.address(gpu.offsets.positions);
+                push.normals = gpu.address(gpu.offsets.normals);
+                push.order = cm.buffers().lodOrder[m].address();
+                push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
+                push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
+                push.palette = b.palette.address();
+                push.skinned = mesh.skinned() ? 1u : 0u;
+            }
+            vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+            pushConstants(cmd, drawPipeline_, push);
+            vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), VkDeviceSize(m) * cm.commandsPerMesh() * kCommandBytes,
+                                          b.counters.get(), VkDeviceSize(HORDE_COUNT_HEADER + m) * 4,
+                                          cm.commandsPerMesh(), kCommandBytes);
+            commands_ += 3;
+        }
+    }
+    vkCmdEndRendering(cmd);
+    ++commands_;
+    if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
+    bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                 target.colorLayoutAfter, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, present ? VK_PIPELINE_STAGE_2_NONE : VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                 present ? VK_ACCESS_2_NONE : VK_ACCESS_2_TRANSFER_READ_BIT);
+    ++commands_;
+}
+
+std::optional<PassTimes> CrowdScene::passTimes(uint32_t slotIndex) const {
+    const Slot& slot = slots_[slotIndex];
+    if (!slot.used) return std::nullopt;
+    uint64_t stamps[kQueries];
+    VkResult r = vkGetQueryPoolResults(device_.get(), slot.queries, 0, kQueries, sizeof(stamps), stamps,
+                                       sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    if (r != VK_SUCCESS) return std::nullopt;
+    double period = device_.properties().limits.timestampPeriod * 1e-6;
+    PassTimes t;
+    t.cullMs = double(stamps[1] - stamps[0]) * period;
+    t.sampleMs = double(stamps[2] - stamps[1]) * period;
+    t.poseMs = double(stamps[3] - stamps[2]) * period;
+    t.skinMs = double(stamps[4] - stamps[3]) * period;
+    t.drawMs = double(stamps[5] - stamps[4]) * period;
+    return t;
+}
+
+std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
+    const Slot& slot = slots_[slotIndex];
+    if (!slot.used) return std::nullopt;
+    FrameCounts out;
+    const uint32_t* all = as<uint32_t>(slot.countsReadback);
+    for (const Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        const uint32_t* c = all;
+        all += part.counterCount;
+        out.instances += uint32_t(part.instances.size());
+        out.visible += c[HORDE_COUNT_VISIBLE];
+        out.ownPoses += c[HORDE_COUNT_POSES];
+        out.sharedPoses += c[HORDE_COUNT_SHARED];
+        out.dropped += c[HORDE_COUNT_DROPPED];
+        std::vector<uint32_t> lists;
+        for (uint32_t list = 0; list < part.listCount(); ++list) {
+            const gpu::CullLevel& level = cm.cullLevels()[list];
+            uint32_t drawn = c[HORDE_COUNT_HEADER + part.meshCount() + list];
+            uint32_t jobs = c[HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list];
+            lists.push_back(drawn);
+            uint32_t levelIndex = list - cm.cullMeshes()[level.mesh].firstLevel;
+            out.perLevel[std::min(levelIndex, uint32_t(HORDE_MAX_LEVELS - 1))] += drawn;
+            uint64_t indices = 0;
+            for (uint32_t s = 0; s < level.submeshCount; ++s) indices += cm.levelSubmeshes()[level.firstSubmesh + s].indexCount;
+            out.triangles += uint64_t(drawn) * indices / 3;
+            out.skinnedVertices += uint64_t(settings_.technique == Technique::Compute ? jobs : drawn) * level.vertexCount;
+        }
+        out.listCounts.push_back(std::move(lists));
+    }
+    return out;
+}
+
+std::vector<uint8_t> CrowdScene::readBuffer(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size) {
+    Buffer readback(device_, std::max<VkDeviceSize>(size, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "readback");
+    device_.immediate([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{offset, 0, size};
+        vkCmdCopyBuffer(cmd, buffer.get(), readback.get(), 1, &region);
+        barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                VK_ACCESS_2_HOST_READ_BIT);
+    });
+    std::vector<uint8_t> bytes(size);
+    std::memcpy(bytes.data(), readback.mapped(), size);
+    return bytes;
+}
+
+std::vector<gpu::Affine> CrowdScene::readPalette(uint32_t slot, uint32_t partIndex) {
+    const Part& part = parts_.at(partIndex);
+    if (settings_.cull || settings_.lod) throw std::logic_error("readPalette needs culling and LOD off");
+    const CrowdModel& cm = *part.model;
+    const VkDeviceSize joint = sizeof(gpu::Affine) * cm.tables().joints.size();
+    std::vector<uint8_t> bytes = readBuffer(part.slots[slot].palette, cm.sharedPoses() * joint, part.instances.size() * joint);
+    std::vector<gpu::Affine> out(bytes.size() / sizeof(gpu::Affine));
+    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(gpu::Affine));
+    return out;
+}
+
+std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex, uint32_t meshIndex, bool normals) {
+    const Part& part = parts_.at(partIndex);
+    if (settings_.cull || settings_.lod || settings_.technique != Technique::Compute)
+        throw std::logic_error("readSkinned needs the compute technique with culling and LOD off");
+    const CrowdModel& cm = *part.model;
+    const uint32_t stride = cm.levelVertexStride();
+    const Buffer& pool = normals ? part.slots[slot].normals : part.slots[slot].positions;
+    std::vector<uint8_t> bytes = readBuffer(pool, 0, uint64_t(part.instances.size()) * stride * sizeof(glm::vec3));
+    const std::vector<uint32_t>& order = cm.lods()[meshIndex].order;
+    const uint32_t base = cm.cullMeshes()[meshIndex].vertexBase;
+    std::vector<glm::vec3> out(part.instances.size() * order.size());
+    const auto* pooled = reinterpret_cast<const glm::vec3*>(bytes.data());
+    for (size_t i = 0; i < part.instances.size(); ++i)
+        for (size_t v = 0; v < order.size(); ++v)
+            out[i * order.size() + order[v]] = pooled[i * stride + base + v];
+    return out;
+}
+
+} // namespace horde

@@ -1,0 +1,72 @@
+#version 460
+// Pass 1b, plan: after culling, one workgroup turns the counts into work. Shared poses that some
+// visible instance uses get their pool range and a skin job; then every (mesh, level) list gets
+// its skin dispatch size and, when it has instances, one indirect draw per submesh, compacted
+// per mesh for vkCmdDrawIndexedIndirectCount; sample and pose get their sizes.
+#include "compute.glsl"
+
+layout(push_constant, scalar) uniform Push { PlanPush pc; };
+
+layout(buffer_reference, scalar) buffer Dispatches { uvec3 v[]; };
+layout(buffer_reference, scalar) buffer DrawCommands { uint v[]; }; // five uints per command
+
+uvec3 workgroups(uint invocations, uint limit) {
+    uint groups = (invocations + HORDE_WORKGROUP - 1u) / HORDE_WORKGROUP;
+    if (groups == 0u) return uvec3(0u, 1u, 1u);
+    uint x = min(groups, limit);
+    return uvec3(x, (groups + x - 1u) / x, 1u);
+}
+
+void main() {
+    CrowdFrame f = Frames(pc.frame).f;
+    Uints counters = Uints(f.counters);
+    CullLevels levels = CullLevels(f.levels);
+    uint lane = gl_LocalInvocationID.x;
+    uint jobBase = HORDE_COUNT_HEADER + f.meshCount + f.listCount;
+
+    if (lane == 0u) {
+        uint poses = min(counters.v[HORDE_COUNT_POSES], f.poseCapacity);
+        counters.v[HORDE_COUNT_POSES] = poses;
+        Dispatches(f.dispatches).v[0] = workgroups(poses * f.nodeCount, f.workgroupLimit);
+        Dispatches(f.dispatches).v[1] = workgroups(poses * f.jointCount, f.workgroupLimit);
+    }
+    for (uint c = lane; c < f.sharedCount; c += HORDE_WORKGROUP) {
+        if (Uints(f.sharedRequests).v[c] == 0u) continue;
+        uint level = c % HORDE_MAX_LEVELS, mesh = (c / HORDE_MAX_LEVELS) % f.meshCount;
+        uint pose = c / HORDE_MAX_LEVELS / f.meshCount;
+        uint list = CullMeshes(f.meshes).v[mesh].firstLevel + level;
+        uint vertexCount = levels.v[list].vertexCount;
+        uint offset = atomicAdd(counters.v[HORDE_COUNT_VERTICES], vertexCount);
+        if (offset + vertexCount > f.vertexCapacity) {
+            Uints(f.sharedOffsets).v[c] = HORDE_NONE;
+            atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
+            continue;
+        }
+        Uints(f.sharedOffsets).v[c] = offset;
+        uint job = atomicAdd(counters.v[jobBase + list], 1u);
+        SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(pose, offset);
+    }
+    memoryBarrierBuffer();
+    barrier();
+
+    for (uint list = lane; list < f.listCount; list += HORDE_WORKGROUP) {
+        CullLevel level = levels.v[list];
+        uint jobs = min(counters.v[jobBase + list], f.jobCapacity);
+        counters.v[jobBase + list] = jobs;
+        Dispatches(f.dispatches).v[2u + list] = workgroups(jobs * level.vertexCount, f.workgroupLimit);
+        uint instances = counters.v[HORDE_COUNT_HEADER + f.meshCount + list];
+        if (instances == 0u) continue;
+        for (uint s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
+            LevelSubmesh submesh = LevelSubmeshes(f.submeshes).v[s];
+            if (submesh.indexCount == 0u) continue;
+            uint command = level.mesh * f.commandsPerMesh + atomicAdd(counters.v[HORDE_COUNT_HEADER + level.mesh], 1u);
+            DrawCommands draws = DrawCommands(f.draws);
+            draws.v[command * 5u + 0u] = submesh.indexCount;
+            draws.v[command * 5u + 1u] = instances;
+            draws.v[command * 5u + 2u] = submesh.firstIndex;
+            draws.v[command * 5u + 3u] = 0u; // vertexOffset
+            draws.v[command * 5u + 4u] = list * f.instanceCount; // firstInstance: the list's entries
+            DrawInfos(f.drawInfo).v[command] = DrawInfo(submesh.material, list - CullMeshes(f.meshes).v[level.mesh].firstLevel);
+        }
+    }
+}
