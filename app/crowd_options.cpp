@@ -28,7 +28,7 @@ CrowdSettings CrowdOptions::settings(VkFormat colorFormat, uint32_t slots) const
 }
 
 OrbitCamera initialCamera(const CrowdScene& scene, const std::string& view, float aspect) {
-    if (view == "street") return streetCamera(scene.worldBounds(), scene.modelHeight() * 1.2f);
+    if (view == "street") return streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f);
     return frameBounds(scene.worldBounds(), aspect, 0.6f, 0.55f);
 }
 

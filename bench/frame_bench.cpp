@@ -60,7 +60,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     Image depth(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth");
     RenderTarget target{color.get(), color.view(), depth.get(), depth.view(), extent, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     float aspect = float(extent.width) / float(extent.height);
-    OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->modelHeight() * 1.2f)
+    OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
                                   : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
     ViewCamera view = orbitView(camera, aspect, scene->worldBounds().radius(), extent.height);
     FrameSlots slots(device, 1);

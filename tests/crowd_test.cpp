@@ -42,7 +42,7 @@ class CrowdTest : public test::VulkanTest {
 
     HeadlessResult render(CrowdScene& scene, float time, bool street = false) {
         float aspect = float(kWidth) / float(kHeight);
-        OrbitCamera camera = street ? streetCamera(scene.worldBounds(), scene.modelHeight() * 1.2f)
+        OrbitCamera camera = street ? streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f)
                                     : frameBounds(scene.worldBounds(), aspect, 0.6f, 0.9f);
         HeadlessOptions options;
         options.width = kWidth;
@@ -116,7 +116,7 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     const float lastTime = time + 1.0f / 60.0f; // the second of two frames
 
     float aspect = float(kWidth) / float(kHeight);
-    ViewCamera view = orbitView(streetCamera(scene.worldBounds(), scene.modelHeight() * 1.2f), aspect,
+    ViewCamera view = orbitView(streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f), aspect,
                                 scene.worldBounds().radius(), kHeight);
     CullModelInfo info;
     info.sphere = crowdModel_->worldSphere();

@@ -248,6 +248,13 @@ float CrowdScene::modelHeight() const {
     return height;
 }
 
+float CrowdScene::groundHeight() const {
+    float ground = parts_.empty() ? 0.0f : 1e30f;
+    for (const Part& part : parts_)
+        ground = std::min(ground, toWorld(bindPoseBounds(part.model->model()), part.model->axesToWorld()).min.y);
+    return ground;
+}
+
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)
         if (slot.queries) vkDestroyQueryPool(device_.get(), slot.queries, nullptr);
@@ -519,7 +526,7 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
         push.globals = slot.globals.address();
         push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin, worldBounds_.max.x + margin,
                               worldBounds_.max.z + margin);
-        push.height = 0.0f;
+        push.height = groundHeight();
         glm::vec4 sphere = parts_[0].model->worldSphere();
         push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
         vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);

@@ -91,8 +91,10 @@ class CrowdScene {
     void setTintLevels(bool tint) { tintLevels_ = tint; }
     const CrowdSettings& settings() const { return settings_; }
     Bounds worldBounds() const { return worldBounds_; }
-    // The tallest model's height in the world (a street view's eye height follows it).
+    // The tallest model's height in the world (a street view's eye height follows it), and where
+    // the lowest one's feet are: the ground.
     float modelHeight() const;
+    float groundHeight() const;
     uint32_t instanceCount() const;
     // vkCmd* calls in the last recordFrame: the same for any crowd size.
     uint32_t lastCommandCount() const { return commands_; }

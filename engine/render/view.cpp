@@ -56,11 +56,11 @@ ViewCamera orbitView(const OrbitCamera& camera, float aspect, float sceneRadius,
             float(viewportHeight) / (2.0f * std::tan(camera.fovY * 0.5f))};
 }
 
-OrbitCamera streetCamera(const Bounds& world, float eyeHeight) {
+OrbitCamera streetCamera(const Bounds& world, float groundHeight, float eyeHeight) {
     glm::vec3 size = world.max - world.min;
     float ahead = std::max({size.x, size.z, 1e-3f}) * 0.3f;
     OrbitCamera camera;
-    camera.target = glm::vec3(world.center().x, world.min.y, world.max.z - ahead);
+    camera.target = glm::vec3(world.center().x, groundHeight, world.max.z - ahead);
     camera.yaw = 0.0f;
     camera.pitch = std::atan2(eyeHeight, ahead);
     camera.distance = std::sqrt(eyeHeight * eyeHeight + ahead * ahead);

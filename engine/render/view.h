@@ -35,7 +35,7 @@ struct ViewCamera {
 ViewCamera orbitView(const OrbitCamera& camera, float aspect, float sceneRadius, uint32_t viewportHeight);
 // Eye height at the middle of the crowd's near edge (+Z), looking across it along -Z, slightly
 // down: most of the crowd ahead and much of it far away.
-OrbitCamera streetCamera(const Bounds& world, float eyeHeight);
+OrbitCamera streetCamera(const Bounds& world, float groundHeight, float eyeHeight);
 
 // A camera at the given heading that fits a world-space box (all eight corners) in view.
 OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw = 0.6f, float pitch = 0.35f);
