@@ -25,6 +25,17 @@ void main() {
     if ((pc.flags & HORDE_CULL_FRUSTUM) != 0u && outsideFrustum(g, centre, radius)) return;
     Uints counters = Uints(f.counters);
     atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
+    // The draw's transform, once per instance rather than once per vertex: the file's axes, the
+    // heading, the placement.
+    mat4 axes = Matrix(f.axes).m;
+    float c = cos(inst.placement.w), s = sin(inst.placement.w);
+    mat4 heading = mat4(vec4(c, 0.0, -s, 0.0), vec4(0.0, 1.0, 0.0, 0.0), vec4(s, 0.0, c, 0.0), vec4(inst.placement.xyz, 1.0));
+    mat4 world = heading * axes;
+    Affine toWorld;
+    toWorld.r0 = vec4(world[0][0], world[1][0], world[2][0], world[3][0]);
+    toWorld.r1 = vec4(world[0][1], world[1][1], world[2][1], world[3][1]);
+    toWorld.r2 = vec4(world[0][2], world[1][2], world[2][2], world[3][2]);
+    Affines(f.worlds).v[instance] = toWorld;
 
     // Pixels one model unit covers at the sphere's nearest point (the camera inside it: level 0).
     float distance = length(centre - g.cullEye.xyz) - radius;

@@ -12,19 +12,24 @@ const vec3 kLevelColors[HORDE_MAX_LEVELS] = vec3[](
     vec3(0.95, 0.45, 0.15), vec3(0.85, 0.25, 0.25), vec3(0.70, 0.30, 0.85), vec3(0.20, 0.80, 0.80),
     vec3(0.60, 0.45, 0.25), vec3(0.55, 0.55, 0.55), vec3(0.35, 0.35, 0.35), vec3(0.20, 0.20, 0.20));
 
-DrawEntry visibleEntry() { return DrawEntries(pc.entries).v[gl_InstanceIndex]; }
+// Which visible entry this vertex belongs to, and its vertex within the level; false past the
+// list's end (the tail of the last batch).
+bool visibleEntry(DrawInfo info, out DrawEntry entry, out uint levelVertex) {
+    uint k = (gl_InstanceIndex - gl_BaseInstance) * info.batch + gl_VertexIndex / info.vertexCount;
+    levelVertex = gl_VertexIndex % info.vertexCount;
+    if (k >= info.entries) return false;
+    entry = DrawEntries(pc.entries).v[gl_BaseInstance + k];
+    return true;
+}
 
-void emit(DrawEntry entry, vec3 modelPosition, vec3 modelNormal) {
-    FrameGlobals g = Globals(pc.globals).g;
-    InstanceRecord inst = Instances(pc.instances).v[entry.instance];
-    mat4 axes = Matrix(pc.axes).m;
-    vec3 p = placeInWorld(inst, (axes * vec4(modelPosition, 1.0)).xyz);
-    vec3 n = placeInWorld(inst, mat3(axes) * modelNormal) - inst.placement.xyz;
-    DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
-    vec3 color = g.tintLevels != 0u ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] : Vec4s(pc.materials).v[info.material].rgb;
-    outNormal = n;
-    outColor = color * inst.tint.rgb;
-    gl_Position = g.viewProjection * vec4(p, 1.0);
+void emit(DrawInfo info, DrawEntry entry, vec3 modelPosition, vec3 modelNormal) {
+    Affine world = Affines(pc.worlds).v[entry.instance];
+    vec3 tint = Instances(pc.instances).v[entry.instance].tint.rgb;
+    bool levels = Globals(pc.globals).g.tintLevels != 0u;
+    vec3 color = levels ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] : Vec4s(pc.materials).v[info.material].rgb;
+    outNormal = transformVector(world, modelNormal);
+    outColor = color * tint;
+    gl_Position = Globals(pc.globals).g.viewProjection * vec4(transformPoint(world, modelPosition), 1.0);
 }
 
 // A vertex whose skinned data could not be placed this frame: outside the clip volume, so its

@@ -4,10 +4,16 @@
 #include "draw_common.glsl"
 
 void main() {
-    DrawEntry entry = visibleEntry();
+    DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
+    DrawEntry entry;
+    uint vertex;
+    if (!visibleEntry(info, entry, vertex)) {
+        emitNothing();
+        return;
+    }
     Affines palette = Affines(pc.palette);
     uint base = entry.pose * pc.jointCount + pc.jointBase;
-    uint v = Uints(pc.order).v[gl_VertexIndex];
+    uint v = Uints(pc.order).v[vertex];
     Affine m;
     if (pc.skinned == 0u) {
         m = palette.v[base];
@@ -23,5 +29,5 @@ void main() {
             m.r2 += p.r2 * w[k];
         }
     }
-    emit(entry, transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
+    emit(info, entry, transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
 }

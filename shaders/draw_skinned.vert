@@ -4,13 +4,18 @@
 #include "draw_common.glsl"
 
 void main() {
-    DrawEntry entry = visibleEntry();
+    DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
+    DrawEntry entry;
+    uint vertex;
+    if (!visibleEntry(info, entry, vertex)) {
+        emitNothing();
+        return;
+    }
     uint offset = entry.vertexOffset;
     if ((offset & HORDE_SHARED_BIT) != 0u) offset = Uints(pc.sharedOffsets).v[offset & ~HORDE_SHARED_BIT];
     if (offset == HORDE_NONE) {
         emitNothing();
         return;
     }
-    uint id = offset + gl_VertexIndex;
-    emit(entry, Vec3s(pc.positions).v[id], Vec3s(pc.normals).v[id]);
+    emit(info, entry, Vec3s(pc.positions).v[offset + vertex], Vec3s(pc.normals).v[offset + vertex]);
 }

@@ -145,7 +145,7 @@ struct DrawPush {
     address weights;
     address palette;
     address materials;     // vec4 colour per submesh of the model
-    address axes;          // mat4: the model file's axes to horde's right-handed Y-up world
+    address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
     uint skinned; // vertex technique: 1 blends four joints, 0 binds rigidly to jointBase
@@ -182,13 +182,17 @@ struct CullLevel {
     uint mesh;
     uint firstSubmesh; // into the LevelSubmesh table
     uint submeshCount;
-    uint pad0, pad1, pad2;
+    uint batch;        // instances one draw instance carries (below)
+    uint pad0, pad1;
 };
 
+// A small level's indices are stored `batch` times over, copy k offset by k x vertexCount, so
+// one drawn instance carries `batch` crowd instances: per-instance cost in the rasterizer front
+// end (large on a CPU driver, and wasteful on any GPU for a few dozen vertices) is paid once.
 struct LevelSubmesh {
-    uint firstIndex;
-    uint indexCount;
-    uint material; // colour index
+    uint firstIndex; // of the first copy
+    uint indexCount; // of one copy
+    uint material;   // colour index
     uint pad;
 };
 
@@ -208,6 +212,10 @@ struct SkinJob {
 struct DrawInfo {
     uint material;
     uint level;
+    uint batch;       // crowd instances per drawn instance
+    uint vertexCount; // of the level: gl_VertexIndex / vertexCount picks the instance in the batch
+    uint entries;     // visible entries in the list; a batch's tail past them draws nothing
+    uint pad;
 };
 
 // Everything the per-frame bookkeeping of one model's crowd reads and writes, in one record per
@@ -229,6 +237,8 @@ struct CrowdFrame {
     address dispatches;     // VkDispatchIndirectCommand: sample, pose, then one skin dispatch per list
     address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per mesh
     address drawInfo;       // DrawInfo beside each command
+    address worlds;         // Affine per instance: model axes to world, written for visible ones
+    address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
     vec4 sphere;            // every pose's bound, in world axes: centre, radius
     uint instanceCount;
     uint meshCount;
@@ -287,9 +297,9 @@ static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) 
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
 static_assert(sizeof(DrawPush) == 120 && offsetof(DrawPush, jointBase) == 104);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
-static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 8);
-static_assert(offsetof(CrowdFrame, sphere) == 128 && offsetof(CrowdFrame, instanceCount) == 144 &&
-              sizeof(CrowdFrame) == 208);
+static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
+static_assert(offsetof(CrowdFrame, sphere) == 144 && offsetof(CrowdFrame, instanceCount) == 160 &&
+              sizeof(CrowdFrame) == 224);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu
 #else

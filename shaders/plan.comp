@@ -61,12 +61,13 @@ void main() {
             if (submesh.indexCount == 0u) continue;
             uint command = level.mesh * f.commandsPerMesh + atomicAdd(counters.v[HORDE_COUNT_HEADER + level.mesh], 1u);
             DrawCommands draws = DrawCommands(f.draws);
-            draws.v[command * 5u + 0u] = submesh.indexCount;
-            draws.v[command * 5u + 1u] = instances;
+            draws.v[command * 5u + 0u] = submesh.indexCount * level.batch;
+            draws.v[command * 5u + 1u] = (instances + level.batch - 1u) / level.batch;
             draws.v[command * 5u + 2u] = submesh.firstIndex;
             draws.v[command * 5u + 3u] = 0u; // vertexOffset
             draws.v[command * 5u + 4u] = list * f.instanceCount; // firstInstance: the list's entries
-            DrawInfos(f.drawInfo).v[command] = DrawInfo(submesh.material, list - CullMeshes(f.meshes).v[level.mesh].firstLevel);
+            DrawInfos(f.drawInfo).v[command] = DrawInfo(submesh.material, list - CullMeshes(f.meshes).v[level.mesh].firstLevel,
+                                                        level.batch, level.vertexCount, instances, 0u);
         }
     }
 }

@@ -39,6 +39,10 @@ MotionBounds bindPoseOnly(const Model& model) {
     return {{b.center(), b.radius()}, std::vector<float>(model.clips.size(), 0.0f)};
 }
 
+// Instances per drawn instance for a level of `vertices` vertices: batches of about a thousand
+// vertices, at most 64 instances. Big levels draw one instance each.
+uint32_t drawBatch(uint32_t vertices) { return std::clamp(1024u / std::max(vertices, 1u), 1u, 64u); }
+
 float largestScale(const glm::mat4& m) {
     return std::max({glm::length(glm::vec3(m[0])), glm::length(glm::vec3(m[1])), glm::length(glm::vec3(m[2]))});
 }
@@ -85,6 +89,7 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
         gpu::CullMesh cullMesh{uint32_t(cullLevels_.size()), uint32_t(chain.levels.size()), vertexStride_, 0};
         cullMeshes_.push_back(cullMesh);
         vertexStride_ += chain.levels.empty() ? 0 : chain.levels[0].vertexCount;
+        std::vector<uint32_t> indices; // every level's submeshes, each `batch` times over
         for (const LodLevel& level : chain.levels) {
             gpu::CullLevel record{};
             record.error = level.error;
@@ -92,14 +97,20 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
             record.mesh = uint32_t(cullMeshes_.size() - 1);
             record.firstSubmesh = uint32_t(levelSubmeshes_.size());
             record.submeshCount = uint32_t(level.submeshes.size());
+            record.batch = drawBatch(level.vertexCount);
             cullLevels_.push_back(record);
-            for (size_t s = 0; s < level.submeshes.size(); ++s)
-                levelSubmeshes_.push_back({level.submeshes[s].firstIndex, level.submeshes[s].indexCount,
+            for (size_t s = 0; s < level.submeshes.size(); ++s) {
+                const Submesh& submesh = level.submeshes[s];
+                levelSubmeshes_.push_back({uint32_t(indices.size()), submesh.indexCount,
                                            firstMaterial + uint32_t(std::min(s, mesh.submeshes.size() - 1)), 0});
+                for (uint32_t copy = 0; copy < record.batch; ++copy)
+                    for (uint32_t i = 0; i < submesh.indexCount; ++i)
+                        indices.push_back(chain.indices[submesh.firstIndex + i] + copy * level.vertexCount);
+            }
             commandsPerMesh_ = std::max(commandsPerMesh_, uint32_t(chain.levels.size() * level.submeshes.size()));
         }
         std::string tag = " " + mesh.name;
-        buffers_.lodIndices.push_back(uploadTable(device, chain.indices, "lod indices" + tag,
+        buffers_.lodIndices.push_back(uploadTable(device, indices, "lod indices" + tag,
                                                   kStorageUsage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT));
         buffers_.lodOrder.push_back(uploadTable(device, chain.order, "lod vertex order" + tag));
         lods_.push_back(std::move(chain));

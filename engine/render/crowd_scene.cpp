@@ -42,7 +42,7 @@ struct CrowdScene::Part {
     uint32_t counterCount = 0;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws, drawInfo,
-            locals, palette, positions, normals;
+            locals, palette, positions, normals, worlds;
     };
     std::vector<PerSlot> slots;
     uint32_t meshCount() const { return uint32_t(model->model().meshes.size()); }
@@ -87,6 +87,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         plans.push_back({part.vertexCapacity * sizeof(glm::vec3), "skinned positions"});
         plans.push_back({part.vertexCapacity * sizeof(glm::vec3), "skinned normals"});
         plans.push_back({uint64_t(part.listCount()) * count * sizeof(gpu::DrawEntry), "draw lists"});
+        plans.push_back({uint64_t(count) * sizeof(gpu::Affine), "instance transforms"});
         plans.push_back({uint64_t(part.listCount()) * part.jobCapacity * sizeof(gpu::SkinJob), "skin jobs"});
         parts_.push_back(std::move(part));
     }
@@ -160,6 +161,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             b.palette = storage(poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes");
             b.positions = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned positions");
             b.normals = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned normals");
+            b.worlds = storage(uint64_t(count) * sizeof(gpu::Affine), "instance transforms");
 
             gpu::CrowdFrame f{};
             f.globals = slots_[s].globals.address();
@@ -178,6 +180,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             f.dispatches = b.dispatches.address();
             f.draws = b.draws.address();
             f.drawInfo = b.drawInfo.address();
+            f.worlds = b.worlds.address();
+            f.axes = cm.buffers().axes.address();
             f.sphere = cm.worldSphere();
             f.instanceCount = count;
             f.meshCount = part.meshCount();
@@ -555,7 +559,7 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
             push.drawInfo = b.drawInfo.address() + VkDeviceAddress(m) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo);
             push.sharedOffsets = b.sharedOffsets.address();
             push.materials = cm.buffers().materials.address();
-            push.axes = cm.buffers().axes.address();
+            push.worlds = b.worlds.address();
             push.jointBase = cm.tables().meshJointBase[m];
             push.jointCount = uint32_t(cm.tables().joints.size());
             if (settings_.technique == Technique::Compute) {
