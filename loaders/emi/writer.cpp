@@ -10,9 +10,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "asset/axes.h"
 #include "byte_writer.h"
 #include "parts.h"
-#include "render/view.h"
 
 namespace horde::emi {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "render/view.h"
+#include "asset/axes.h"
 
 namespace horde::gltf {
 

@@ -7,8 +7,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "asset/axes.h"
 #include "nwn_file.h"
-#include "render/view.h"
 
 namespace horde::nwn {
 

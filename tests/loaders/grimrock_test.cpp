@@ -8,9 +8,9 @@
 #include <fstream>
 
 #include "anim/reference.h"
+#include "asset/axes.h"
 #include "grimrock/grimrock.h"
 #include "monster.h"
-#include "render/view.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
 
