@@ -1,10 +1,12 @@
-// The EMI format entry. The files carry no magic: detection goes by extension and checks that
-// the first fields are plausible.
+// The EMI format entry. Escape from Monkey Island (2000) creatures: a .meshb mesh, a .sklb
+// skeleton read through LoadOptions::skeleton, and .animb clips bound by bone name. Layout and
+// decisions: docs/formats/emi.md. The files carry no magic: detection goes by extension and
+// checks that the first fields are plausible.
 #include <algorithm>
 #include <cctype>
 
 #include "core/file.h"
-#include "emi.h"
+#include "format.h"
 #include "parts.h"
 
 namespace horde {

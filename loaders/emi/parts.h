@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "loader.h"
+#include "format.h"
 #include "reader.h"
 
 namespace horde::emi {
@@ -58,6 +58,7 @@ bool decodeBoneInfos(Reader& r, std::span<const std::byte> infos, size_t infosAt
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
 
-Status write(const Model& model, const std::filesystem::path& path);
+// Writes the mesh, its skeleton (.sklb) and its clips (.animb) beside it, and reports the two.
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
 } // namespace horde::emi

@@ -250,26 +250,28 @@ std::string fileSafe(const std::string& name) {
 
 } // namespace
 
-Status write(const Model& model, const std::filesystem::path& path) {
-    if (Status st = checkNodes(model, path); !st) return st;
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    if (Status st = checkNodes(model, path); !st) return st.error();
     const Frame frame(model.axes);
     Result<Out> mesh = meshFile(model, path, frame);
     if (!mesh) return mesh.error();
     std::vector<std::pair<std::filesystem::path, Out>> files;
     files.emplace_back(path, std::move(*mesh));
-    std::filesystem::path skeleton = path;
-    files.emplace_back(skeleton.replace_extension(".sklb"), skeletonFile(model, frame));
+    Companions written;
+    written.skeleton = std::filesystem::path(path).replace_extension(".sklb");
+    files.emplace_back(written.skeleton, skeletonFile(model, frame));
     uint32_t droppedScale = 0;
     for (const Clip& clip : model.clips) {
         Result<Out> anim = clipFile(model, clip, path, frame, droppedScale);
         if (!anim) return anim.error();
-        files.emplace_back(path.parent_path() / (path.stem().string() + "_" + fileSafe(clip.name) + ".animb"), std::move(*anim));
+        written.anims.push_back(path.parent_path() / (path.stem().string() + "_" + fileSafe(clip.name) + ".animb"));
+        files.emplace_back(written.anims.back(), std::move(*anim));
     }
     for (const auto& [file, out] : files)
-        if (Status st = saveBytes(out.bytes, file); !st) return st;
+        if (Status st = saveBytes(out.bytes, file); !st) return st.error();
     if (droppedScale > 0)
         std::fprintf(stderr, "horde: note: %u scale channels not written (EMI animations key translation and rotation only)\n", droppedScale);
-    return Ok{};
+    return written;
 }
 
 } // namespace horde::emi

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "gltf/accessor.h"
-#include "loader.h"
+#include "format.h"
 
 namespace horde::gltf {
 

@@ -3,7 +3,7 @@
 #include <span>
 #include <vector>
 
-#include "loader.h"
+#include "format.h"
 
 namespace horde::gltf {
 

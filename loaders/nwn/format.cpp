@@ -1,8 +1,10 @@
+// The NWN format entry. Neverwinter Nights binary MDL (compiled model: geometry, skins and
+// animations in one file, animations inherited through a chain of supermodels).
 #include <cctype>
 #include <cstring>
 
+#include "format.h"
 #include "model_reader.h"
-#include "nwn.h"
 #include "nwn_file.h"
 #include "writer.h"
 
@@ -44,7 +46,11 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
     return nwn::readClipsFor(path, bytes, target);
 }
 
-Status write(const Model& model, const std::filesystem::path& path) { return nwn::writeModel(model, path); }
+// One file holds everything: nothing beside it.
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    if (Status st = nwn::writeModel(model, path); !st) return st.error();
+    return Companions{};
+}
 } // namespace
 
 const Format& nwnFormat() {

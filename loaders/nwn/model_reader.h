@@ -3,7 +3,7 @@
 #include <span>
 
 #include "asset/model.h"
-#include "loader.h"
+#include "format.h"
 
 namespace horde::nwn {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "asset/model.h"
-#include "loader.h"
+#include "format.h"
 #include "nwn_file.h"
 
 namespace horde::nwn {

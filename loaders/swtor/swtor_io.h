@@ -2,7 +2,7 @@
 // The SWTOR format entry's two halves (swtor_load.cpp, swtor_write.cpp).
 #include <filesystem>
 
-#include "loader.h"
+#include "format.h"
 
 namespace horde::swtor {
 
@@ -10,8 +10,8 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
                    MeshAllocator& allocator);
 
 // Writes the meshes to `path` and, when any mesh is skinned, the skeleton beside it
-// (skeletonPathFor(path)).
-Status write(const Model& model, const std::filesystem::path& path);
+// (skeletonPathFor(path)), which it reports.
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
 // body.gr2 -> body_skeleton.gr2 in the same folder.
 std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath);

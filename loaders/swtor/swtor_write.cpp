@@ -266,13 +266,13 @@ std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath) {
     return out;
 }
 
-Status write(const Model& model, const std::filesystem::path& path) {
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     const std::vector<glm::mat4> rest = restModel(model);
     FileOut meshFile;
     MeshWriter writer(model, rest, meshFile);
     bool anySkinned = false;
     for (const Mesh& mesh : model.meshes) {
-        if (Status st = writer.add(mesh); !st) return st;
+        if (Status st = writer.add(mesh); !st) return st.error();
         anySkinned = anySkinned || mesh.skinned();
     }
     if (meshFile.meshes.size() > kMaxTableEntries) return Error{"swtor writer: more than 65535 meshes"};
@@ -281,11 +281,17 @@ Status write(const Model& model, const std::filesystem::path& path) {
     for (const MeshOut& m : meshFile.meshes)
         if (m.vertexCount > 0) box.add(m.box.min), box.add(m.box.max);
     meshFile.box = box.get();
-    if (!anySkinned) return saveBytes(encode(meshFile), path);
+    if (!anySkinned) {
+        if (Status st = saveBytes(encode(meshFile), path); !st) return st.error();
+        return Companions{};
+    }
     Result<FileOut> skeleton = skeletonFile(model, rest);
     if (!skeleton) return skeleton.error();
-    if (Status st = saveBytes(encode(meshFile), path); !st) return st;
-    return saveBytes(encode(*skeleton), skeletonPathFor(path));
+    if (Status st = saveBytes(encode(meshFile), path); !st) return st.error();
+    Companions written;
+    written.skeleton = skeletonPathFor(path);
+    if (Status st = saveBytes(encode(*skeleton), written.skeleton); !st) return st.error();
+    return written;
 }
 
 } // namespace horde::swtor
