@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "asset/model.h"
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 
 namespace horde::nwn {
 

@@ -5,7 +5,7 @@
 
 #include "format.h"
 #include "model_reader.h"
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 #include "writer.h"
 
 namespace horde {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 
 namespace horde::nwn {
 

@@ -7,7 +7,7 @@
 
 #include "asset/model.h"
 #include "format.h"
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 
 namespace horde::nwn {
 

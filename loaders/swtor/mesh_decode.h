@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "asset/mesh_storage.h"
-#include "gawb.h"
+#include "swtor/swtor.h"
 
 namespace horde::swtor {
 

@@ -6,7 +6,7 @@
 
 #include <glm/glm.hpp>
 
-#include "gawb.h"
+#include "swtor/swtor.h"
 
 namespace horde::swtor {
 

@@ -17,7 +17,7 @@
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
-#include "swtor/gawb.h"
+#include "swtor/swtor.h"
 
 using namespace horde;
 using horde::test::Bytes;

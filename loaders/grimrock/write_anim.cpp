@@ -3,7 +3,7 @@
 #include <cctype>
 #include <set>
 
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "writer.h"
 
 namespace horde::grimrock {

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "asset/influences.h"
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "index_copy.h"
 #include "mesh_entity.h"
 

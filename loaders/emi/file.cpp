@@ -1,6 +1,6 @@
 #include <cctype>
 
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

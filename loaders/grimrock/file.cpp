@@ -1,4 +1,4 @@
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "gawb.h"
+#include "swtor/swtor.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 
 #include <cctype>
 #include <cmath>

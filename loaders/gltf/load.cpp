@@ -14,7 +14,7 @@
 #include "asset/normals.h"
 #include "gltf/accessor.h"
 #include "gltf/clips.h"
-#include "gltf/parse.h"
+#include "gltf/gltf.h"
 
 namespace horde::gltf {
 

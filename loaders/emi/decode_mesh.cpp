@@ -11,7 +11,7 @@
 
 #include "asset/normals.h"
 #include "index_copy.h"
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

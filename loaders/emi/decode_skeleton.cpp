@@ -3,7 +3,7 @@
 // children.
 #include <cmath>
 
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

@@ -8,7 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "asset/axes.h"
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 
 namespace horde::nwn {
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "byte_writer.h"
-#include "gawb.h"
+#include "swtor/swtor.h"
 
 namespace horde::swtor {
 

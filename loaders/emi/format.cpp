@@ -7,7 +7,7 @@
 
 #include "core/file.h"
 #include "format.h"
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde {
 

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "node_tree.h"
-#include "nwn_file.h"
+#include "nwn/nwn.h"
 #include "writer_plan.h"
 
 namespace horde::nwn {

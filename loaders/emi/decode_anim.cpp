@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

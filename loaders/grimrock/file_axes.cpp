@@ -1,7 +1,7 @@
 #include "conversion.h"
 
 #include "asset/axes.h"
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
 

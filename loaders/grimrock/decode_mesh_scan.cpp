@@ -1,6 +1,6 @@
 #include <cmath>
 
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "mesh_entity.h"
 
 namespace horde::grimrock {

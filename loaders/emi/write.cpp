@@ -12,7 +12,7 @@
 
 #include "asset/axes.h"
 #include "byte_writer.h"
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "writer.h"
 
 namespace horde::grimrock {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "asset/decompose.h"
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "mesh_entity.h"
 
 namespace horde::grimrock {

@@ -14,7 +14,7 @@
 
 #include "asset/split.h"
 #include "byte_writer.h"
-#include "gawb.h"
+#include "swtor/swtor.h"
 #include "gawb_writer.h"
 #include "swtor_io.h"
 

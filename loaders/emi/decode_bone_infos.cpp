@@ -16,7 +16,7 @@
 
 #include "asset/influences.h"
 #include "avx2.h"
-#include "parts.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 

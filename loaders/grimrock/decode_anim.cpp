@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "conversion.h"
-#include "grimrock_file.h"
+#include "grimrock/grimrock.h"
 #include "reader.h"
 
 namespace horde::grimrock {
