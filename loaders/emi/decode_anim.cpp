@@ -3,10 +3,10 @@
 // time in seconds). Keys hold absolute local values: at full weight they replace the bone's
 // rest translation or rotation (ScummVM AnimationStateEmi::animate subtracts the rest pose
 // before blending layers, and Skeleton::commitAnim adds it back).
+#include "emi/emi.h"
+
 #include <algorithm>
 #include <cmath>
-
-#include "emi/emi.h"
 
 namespace horde::emi {
 

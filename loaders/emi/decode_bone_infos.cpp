@@ -9,6 +9,8 @@
 // steps run eight at a time in AVX2 where the CPU has it, and give the same bits as the plain
 // path. Vertices with more than four influences take the general selection afterwards. When
 // anything is wrong, a plain walk runs again from the start to name the first bad entry.
+#include "emi/emi.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -16,7 +18,6 @@
 
 #include "asset/influences.h"
 #include "avx2.h"
-#include "emi/emi.h"
 
 namespace horde::emi {
 

@@ -2,6 +2,8 @@
 // Decoded in two passes: the first walks every header and skips the bulk, so the storage is
 // sized (and every count checked against the file) before a single vertex is written; the
 // second decodes each array once, straight into that storage.
+#include "emi/emi.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,7 +13,6 @@
 
 #include "asset/normals.h"
 #include "index_copy.h"
-#include "emi/emi.h"
 
 namespace horde::emi {
 

@@ -1,9 +1,9 @@
 // .sklb: uint32 joint count, then per joint name[32], parent[32] (empty: a root), position
 // (vec3) and rotation (quaternion x, y, z, w). Local = T * R; a parent is named before its
 // children.
-#include <cmath>
-
 #include "emi/emi.h"
+
+#include <cmath>
 
 namespace horde::emi {
 

@@ -1,7 +1,10 @@
 #pragma once
-// The pieces of the EMI loader, one file each: strings and names (names.cpp), the skeleton
-// (skeleton.cpp), the mesh (mesh.cpp) and its bone weights (bone_infos.cpp), the clips
-// (anim.cpp) and the writer (writer.cpp).
+// Escape from Monkey Island (2000) creatures: a .meshb mesh, a .sklb skeleton read through
+// LoadOptions::skeleton, and .animb clips bound by bone name. Layout and decisions:
+// docs/formats/emi.md. The folder's one internal header, in reading order: strings and names
+// (file.cpp), which file is which (load.cpp), the skeleton (decode_skeleton.cpp), the mesh
+// (decode_mesh.cpp) and its bone weights (decode_bone_infos.cpp), the clips (decode_anim.cpp)
+// and the writer (write.cpp). The entry is format.cpp.
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -11,6 +14,11 @@
 #include "reader.h"
 
 namespace horde::emi {
+
+// ---- The files (file.cpp, load.cpp) ----
+
+// The files carry no magic: the extension, in lower case, tells the three apart.
+std::string extension(const std::filesystem::path& path);
 
 // EMI's string: a uint32 length that counts the terminating NUL, then the bytes.
 std::string readString(Reader& r, std::string_view field);
@@ -35,6 +43,12 @@ class NameIndex {
     std::unordered_map<std::string, int32_t> nodes_;
 };
 
+// A .meshb (with options.skeleton when it is skinned) or a .sklb alone.
+Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
+                   MeshAllocator& allocator);
+
+// ---- The decoders (decode_*.cpp) ----
+
 // Appends the skeleton's joints to model.nodes.
 Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& model);
 
@@ -50,13 +64,15 @@ struct InfluenceReport {
 };
 
 // The mesh's bone infos into its joint and weight streams, each vertex reduced to its four
-// strongest influences (bone_infos.cpp). `jointOf` maps the mesh's bone list to skin joints,
+// strongest influences (decode_bone_infos.cpp). `jointOf` maps the mesh's bone list to skin joints,
 // -1 for a bone the skeleton lacks. False through `r`, naming the first bad entry.
 bool decodeBoneInfos(Reader& r, std::span<const std::byte> infos, size_t infosAt, std::span<const int32_t> jointOf,
                      MeshArrays& a, InfluenceReport& report);
 
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
+
+// ---- The writer (write.cpp) ----
 
 // Writes the mesh, its skeleton (.sklb) and its clips (.animb) beside it, and reports the two.
 Result<Companions> write(const Model& model, const std::filesystem::path& path);

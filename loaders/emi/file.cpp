@@ -1,8 +1,14 @@
-#include <cctype>
-
 #include "emi/emi.h"
 
+#include <cctype>
+
 namespace horde::emi {
+
+std::string extension(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
 
 std::string readString(Reader& r, std::string_view field) {
     uint32_t length = r.u32(field);

@@ -3,6 +3,8 @@
 // quaternions (x, y, z, w) -> (-x, -y, z, w)) and its triangles turned back over, so the files
 // load back as the same creature. Scale keys have no EMI operation and are dropped with a
 // note; step keys are written as pairs of linear keys.
+#include "emi/emi.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -12,7 +14,6 @@
 
 #include "asset/axes.h"
 #include "byte_writer.h"
-#include "emi/emi.h"
 
 namespace horde::emi {
 

@@ -1,8 +1,7 @@
-#include "gltf/clips.h"
+#include "gltf/gltf.h"
 
 #include <algorithm>
 
-#include "gltf/accessor.h"
 #include "format.h"
 
 namespace horde::gltf {

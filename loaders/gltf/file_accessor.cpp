@@ -1,4 +1,4 @@
-#include "gltf/accessor.h"
+#include "gltf/gltf.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,12 +1,11 @@
-// The glTF format entry. glTF 2.0 (.glb and .gltf with embedded or external buffers), read and
-// written through tinygltf. See docs/formats/gltf.md for what is kept, how axes are converted
-// and where glTF cannot say exactly what a horde clip does.
+// The glTF format entry: detection by magic or extension, and the readers and writer behind
+// the Format.
+#include "gltf/gltf.h"
+
 #include <algorithm>
 #include <cstring>
 
 #include "format.h"
-#include "gltf/reader.h"
-#include "gltf/writer.h"
 
 namespace horde {
 

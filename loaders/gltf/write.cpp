@@ -1,14 +1,12 @@
 // Model -> glTF 2.0 through tinygltf: one buffer, one bufferView per accessor, data converted into
-// glTF's right-handed Y-up metre frame (gltf/frame.h), key times written as they are.
-#include "gltf/writer.h"
+// glTF's right-handed Y-up metre frame (Frame, gltf.h), key times written as they are.
+#include "gltf/gltf.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include <tiny_gltf.h>
-
-#include "gltf/frame.h"
 
 namespace horde::gltf {
 

@@ -1,4 +1,4 @@
-#include "gltf/frame.h"
+#include "gltf/gltf.h"
 
 #include <cmath>
 

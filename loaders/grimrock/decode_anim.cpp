@@ -1,11 +1,9 @@
-#include "anim_reader.h"
+#include "grimrock/grimrock.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
-#include "conversion.h"
-#include "grimrock/grimrock.h"
 #include "reader.h"
 
 namespace horde::grimrock {

@@ -1,3 +1,5 @@
+#include "grimrock/grimrock.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -5,9 +7,7 @@
 #include <type_traits>
 
 #include "asset/influences.h"
-#include "grimrock/grimrock.h"
 #include "index_copy.h"
-#include "mesh_entity.h"
 
 namespace horde::grimrock {
 

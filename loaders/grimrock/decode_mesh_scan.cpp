@@ -1,7 +1,6 @@
-#include <cmath>
-
 #include "grimrock/grimrock.h"
-#include "mesh_entity.h"
+
+#include <cmath>
 
 namespace horde::grimrock {
 

@@ -1,7 +1,6 @@
-#include "conversion.h"
+#include "grimrock/grimrock.h"
 
 #include "asset/axes.h"
-#include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
 

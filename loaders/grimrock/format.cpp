@@ -1,11 +1,9 @@
-// The Grimrock format entry. Legend of Grimrock: MDL1 models (node tree, mesh entities, lights)
-// and ANIM animation files, which bind to a model's nodes by name.
+// The Grimrock format entry: detection by magic, and the readers and writer behind the Format.
+#include "grimrock/grimrock.h"
+
 #include <cstring>
 
-#include "anim_reader.h"
 #include "format.h"
-#include "model_reader.h"
-#include "writer.h"
 
 namespace horde {
 

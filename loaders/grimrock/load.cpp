@@ -1,12 +1,10 @@
-#include "model_reader.h"
+#include "grimrock/grimrock.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "asset/decompose.h"
-#include "grimrock/grimrock.h"
-#include "mesh_entity.h"
 
 namespace horde::grimrock {
 

@@ -1,8 +1,7 @@
+#include "grimrock/grimrock.h"
+
 #include <algorithm>
 #include <limits>
-
-#include "grimrock/grimrock.h"
-#include "writer.h"
 
 namespace horde::grimrock {
 

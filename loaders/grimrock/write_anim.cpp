@@ -1,10 +1,9 @@
+#include "grimrock/grimrock.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cctype>
 #include <set>
-
-#include "grimrock/grimrock.h"
-#include "writer.h"
 
 namespace horde::grimrock {
 

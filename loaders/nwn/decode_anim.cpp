@@ -1,10 +1,7 @@
-#include "animations.h"
+#include "nwn/nwn.h"
 
 #include <cmath>
 #include <unordered_map>
-
-#include "controllers.h"
-#include "node_tree.h"
 
 namespace horde::nwn {
 

@@ -1,4 +1,4 @@
-#include "controllers.h"
+#include "nwn/nwn.h"
 
 #include <cmath>
 

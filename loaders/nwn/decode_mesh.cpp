@@ -1,4 +1,4 @@
-#include "mesh_decode.h"
+#include "nwn/nwn.h"
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "node_tree.h"
+#include "nwn/nwn.h"
 
 #include <algorithm>
 #include <unordered_set>

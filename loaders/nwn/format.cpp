@@ -1,12 +1,11 @@
-// The NWN format entry. Neverwinter Nights binary MDL (compiled model: geometry, skins and
-// animations in one file, animations inherited through a chain of supermodels).
+// The NWN format entry: detection by the header's sizes, and the readers and writer behind the
+// Format.
+#include "nwn/nwn.h"
+
 #include <cctype>
 #include <cstring>
 
 #include "format.h"
-#include "model_reader.h"
-#include "nwn/nwn.h"
-#include "writer.h"
 
 namespace horde {
 

@@ -1,14 +1,8 @@
-#include "model_reader.h"
+#include "nwn/nwn.h"
 
 #include <cstdlib>
 
 #include <glm/gtc/matrix_transform.hpp>
-
-#include "animations.h"
-#include "controllers.h"
-#include "mesh_decode.h"
-#include "node_tree.h"
-#include "supermodel.h"
 
 namespace horde::nwn {
 

@@ -1,9 +1,8 @@
-#include "supermodel.h"
+#include "nwn/nwn.h"
 
 #include <set>
 #include <system_error>
 
-#include "animations.h"
 #include "core/file.h"
 
 namespace horde::nwn {

@@ -1,13 +1,9 @@
-#include "writer.h"
+#include "nwn/nwn.h"
 
 #include <array>
 #include <cstring>
 #include <fstream>
 #include <limits>
-
-#include "node_tree.h"
-#include "nwn/nwn.h"
-#include "writer_plan.h"
 
 namespace horde::nwn {
 

@@ -1,4 +1,4 @@
-#include "writer_plan.h"
+#include "nwn/nwn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "asset/axes.h"
-#include "nwn/nwn.h"
 
 namespace horde::nwn {
 

@@ -1,4 +1,4 @@
-#include "mesh_decode.h"
+#include "swtor/swtor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,6 @@
 
 #include "asset/normals.h"
 #include "index_copy.h"
-#include "vertex_decode.h"
 
 namespace horde::swtor {
 

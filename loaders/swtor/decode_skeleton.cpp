@@ -1,4 +1,4 @@
-#include "skeleton_decode.h"
+#include "swtor/swtor.h"
 
 #include <cmath>
 

@@ -6,7 +6,7 @@
 // Both vectors and weights are scaled after decoding (to unit length, to a sum of one), so the
 // bytes' own scale factors (1/127, 1/255) cancel and are never applied: the integers go
 // straight into the scaling, one rounding and several divisions fewer a vertex.
-#include "vertex_decode.h"
+#include "swtor/swtor.h"
 
 #include <algorithm>
 #include <cfloat>

@@ -144,7 +144,6 @@ glm::mat4 readMatrix(Reader& r, std::string_view field) {
     return m;
 }
 
-
 uint8_t packUnit(float v) {
     float b = std::round(std::clamp(v, -1.0f, 1.0f) * 127.0f + 127.0f);
     return static_cast<uint8_t>(b);

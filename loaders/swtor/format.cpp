@@ -1,11 +1,9 @@
-// The SWTOR format entry. Star Wars: The Old Republic GAWB (.gr2 version 4) geometry and
-// skeleton files. A creature is a mesh file plus a skeleton file (type 2) given as
-// LoadOptions::skeleton. SWTOR animation files are not read; a model plays clips of any format
-// whose joint names match its bones.
+// The SWTOR format entry: detection by magic, and the reader and writer behind the Format.
+#include "swtor/swtor.h"
+
 #include <cstring>
 
 #include "format.h"
-#include "swtor_io.h"
 
 namespace horde {
 

@@ -1,15 +1,12 @@
 // Assembles a Model from a mesh file and, when given, its skeleton file: skeleton bones become
 // the nodes, each skinned mesh gets a skin over its own bone list (matched to the skeleton by
 // name), attachments become socket nodes.
+#include "swtor/swtor.h"
+
 #include <unordered_map>
 
 #include "asset/decompose.h"
 #include "core/file.h"
-#include "mesh_decode.h"
-#include "skeleton_decode.h"
-#include "swtor_io.h"
-
-#include "asset/decompose.h"
 
 namespace horde::swtor {
 

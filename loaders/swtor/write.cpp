@@ -1,6 +1,8 @@
 // Model -> a SWTOR mesh file and, when a mesh is skinned, its skeleton file. Every node but the
 // sockets becomes a bone; sockets become attachments. Static meshes are baked into model space
 // (a GAWB mesh has no node of its own).
+#include "swtor/swtor.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,9 +16,6 @@
 
 #include "asset/split.h"
 #include "byte_writer.h"
-#include "swtor/swtor.h"
-#include "gawb_writer.h"
-#include "swtor_io.h"
 
 namespace horde::swtor {
 

@@ -1,4 +1,4 @@
-#include "gawb_writer.h"
+#include "swtor/swtor.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "byte_writer.h"
-#include "swtor/swtor.h"
 
 namespace horde::swtor {
 

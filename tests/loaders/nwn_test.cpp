@@ -11,7 +11,7 @@
 #include "anim/reference.h"
 #include "loader.h"
 #include "monster.h"
-#include "nwn/controllers.h"
+#include "nwn/nwn.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
 

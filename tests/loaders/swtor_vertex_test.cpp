@@ -13,8 +13,6 @@
 #include "asset/mesh_storage.h"
 #include "index_copy.h"
 #include "swtor/swtor.h"
-#include "swtor/mesh_decode.h"
-#include "swtor/vertex_decode.h"
 
 using namespace horde;
 using namespace horde::swtor;
