@@ -8,13 +8,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asset/validate.h"
+
 namespace horde::emi {
 
 namespace {
 constexpr uint32_t kTranslate = 3, kRotate = 4;
 constexpr uint32_t kLayers = 8; // ScummVM Skeleton::MAX_ANIMATION_LAYERS
-
-bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
 
 // Reads one entry's keys into `channel`; false (with the reader's error) on a bad key.
 bool readKeys(Reader& r, uint32_t operation, uint32_t count, Channel& channel) {

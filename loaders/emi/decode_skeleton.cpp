@@ -5,12 +5,12 @@
 
 #include <cmath>
 
+#include "asset/validate.h"
+
 namespace horde::emi {
 
 namespace {
 constexpr size_t kJointBytes = 32 + 32 + 12 + 16;
-
-bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
 } // namespace
 
 Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& model) {

@@ -16,7 +16,7 @@ Result<Interpolation> interpolation(const std::string& name, const std::string& 
 
 Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Animation& anim,
                               const tinygltf::AnimationChannel& ch, ChannelPath path, uint32_t node,
-                              const std::string& field, uint64_t& keyBytesLeft) {
+                              const std::string& field, Budget& keys) {
     if (ch.sampler < 0 || size_t(ch.sampler) >= anim.samplers.size())
         return Error{field + ": sampler " + std::to_string(ch.sampler) + " out of range"};
     const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
@@ -42,11 +42,7 @@ Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Anima
                      std::to_string(input->count) + " keys (" + s.interpolation + " needs " +
                      std::to_string(perKey) + " per key)"};
     uint64_t bytes = input->count * sizeof(float) + output->count * sizeof(glm::vec4);
-    if (bytes > keyBytesLeft)
-        return Error{field + ": " + std::to_string(bytes) + " more bytes of keys would pass " +
-                     std::to_string(kStoragePerInputByte) +
-                     " per byte of the file (every channel keeps its own copy of its sampler's keys)"};
-    keyBytesLeft -= bytes;
+    if (!keys.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + keys.reason()};
     Channel c;
     c.node = node;
     c.path = path;
@@ -62,7 +58,7 @@ Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Anima
 } // namespace
 
 Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::vector<int32_t>& nodeOf,
-                                      std::vector<std::string>& warnings, uint64_t keyBytes) {
+                                      std::vector<std::string>& warnings, Budget& keys) {
     std::vector<Clip> clips;
     for (size_t a = 0; a < gltf.animations.size(); ++a) {
         const tinygltf::Animation& anim = gltf.animations[a];
@@ -91,7 +87,7 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
                                    "' channels (morph weights) are not animated by horde");
                 continue;
             }
-            Result<Channel> c = decodeChannel(gltf, anim, ch, path, uint32_t(node), field, keyBytes);
+            Result<Channel> c = decodeChannel(gltf, anim, ch, path, uint32_t(node), field, keys);
             if (!c) return c.error();
             clip.duration = std::max(clip.duration, c->times.back());
             clip.channels.push_back(std::move(*c));

@@ -99,10 +99,9 @@ std::string materialName(const tinygltf::Model& gltf, int material) {
     return name.empty() ? "material" + std::to_string(material) : name;
 }
 
-// `storageLeft`: what the file may still allocate (format.h, kStoragePerInputByte).
 Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const Group& g,
                   const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,
-                  uint64_t& storageLeft, Model& model) {
+                  Budget& storage, Model& model) {
     std::string field = "mesh '" + gm.name + "' primitive " + std::to_string(g.first);
     const tinygltf::Primitive& first = gm.primitives[g.first];
     Result<Streams> s = streams(gltf, first, field);
@@ -140,13 +139,8 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     layout.uvSets = s->uvSets;
     layout.skinned = skin >= 0;
     layout.index16 = vertices <= 65536;
-    uint64_t storage = streamOffsets(layout).total;
-    if (storage > storageLeft)
-        return Error{field + ": " + std::to_string(storage) + " more bytes of mesh storage would pass " +
-                     std::to_string(kStoragePerInputByte) +
-                     " per byte of the file (every node that places a mesh, and every primitive that "
-                     "repeats an accessor, is stored again)"};
-    storageLeft -= storage;
+    const uint64_t bytes = streamOffsets(layout).total;
+    if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
     Mesh mesh;
     mesh.name = name;
     mesh.node = node;
@@ -186,7 +180,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
 } // namespace
 
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
-                    MeshAllocator& allocator, uint64_t storageLeft, Model& model) {
+                    MeshAllocator& allocator, Budget& storage, Model& model) {
     std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
     std::vector<size_t> gltfOf(hordeOf.size());
     for (size_t g = 0; g < hordeOf.size(); ++g)
@@ -219,7 +213,7 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
                 if (Status st = decodeMesh(gltf, gm, parts[i], name, uint32_t(hordeOf[g]), node.skin,
-                                           allocator, storageLeft, model);
+                                           allocator, storage, model);
                     !st)
                     return st;
             }

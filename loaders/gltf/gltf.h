@@ -18,6 +18,7 @@
 #include "asset/model.h"
 #include "core/result.h"
 #include "format.h"
+#include "reader.h"
 
 namespace horde::gltf {
 
@@ -68,21 +69,20 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
 // ---- Meshes (decode_mesh.cpp) ----
 
 // Every mesh on every node that places it, in the file's mesh order (horde's export order);
-// `hordeOf` maps a glTF node to its horde node. The storage asked for may not pass
-// `storageLeft` (format.h, kStoragePerInputByte): a mesh placed on many nodes is stored once
-// per node.
+// `hordeOf` maps a glTF node to its horde node. The storage asked for is charged to `storage`
+// (format.h, kStoragePerInputByte): a mesh placed on many nodes is stored once per node.
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf, MeshAllocator& allocator,
-                    uint64_t storageLeft, Model& model);
+                    Budget& storage, Model& model);
 
 // ---- Animations (decode_anim.cpp) ----
 
 // Every animation of `gltf` as a clip; `nodeOf` maps a glTF node index to a horde node (-1: not
 // bound, an error when a channel drives it). Channels keep their keys exactly; "weights"
 // channels (morph targets) are skipped with a warning in `warnings`. Each channel holds its own
-// copy of its sampler's keys, so the keys of every channel together may take at most
-// `keyBytes`: channels sharing one large sampler must not grow memory with the square of the file.
+// copy of its sampler's keys, so the keys of every channel together are charged to `keys`:
+// channels sharing one large sampler must not grow memory with the square of the file.
 Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::vector<int32_t>& nodeOf,
-                                      std::vector<std::string>& warnings, uint64_t keyBytes);
+                                      std::vector<std::string>& warnings, Budget& keys);
 
 // ---- The writer (write.cpp, write_frame.cpp) ----
 

@@ -114,12 +114,23 @@ Status decodeSkins(const tinygltf::Model& gltf, const std::vector<int32_t>& hord
 }
 
 // What a decode may allocate (format.h), from the file and every buffer it brought in (external
-// .bin files, data URIs).
+// .bin files, data URIs): as much for mesh storage and again for animation keys.
 uint64_t allowance(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
     uint64_t input = bytes.size();
     for (const tinygltf::Buffer& buffer : gltf.buffers)
         input += buffer.data.size();
     return kStoragePerInputByte * input + kStorageSlack;
+}
+
+Budget storageBudget(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
+    return Budget(allowance(bytes, gltf), "more bytes of mesh storage would pass " + std::to_string(kStoragePerInputByte) +
+                                              " per byte of the file (every node that places a mesh, and every primitive "
+                                              "that repeats an accessor, is stored again)");
+}
+
+Budget keyBudget(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
+    return Budget(allowance(bytes, gltf), "more bytes of keys would pass " + std::to_string(kStoragePerInputByte) +
+                                              " per byte of the file (every channel keeps its own copy of its sampler's keys)");
 }
 
 Error inFile(const std::filesystem::path& path, const Error& e) {
@@ -136,9 +147,10 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     Result<std::vector<int32_t>> hordeOf = nodeOrder(*gltf, model);
     if (!hordeOf) return inFile(path, hordeOf.error());
     if (Status st = decodeSkins(*gltf, *hordeOf, model); !st) return inFile(path, st.error());
-    if (Status st = decodeMeshes(*gltf, *hordeOf, allocator, allowance(bytes, *gltf), model); !st)
-        return inFile(path, st.error());
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, allowance(bytes, *gltf));
+    Budget storage = storageBudget(bytes, *gltf);
+    if (Status st = decodeMeshes(*gltf, *hordeOf, allocator, storage, model); !st) return inFile(path, st.error());
+    Budget keys = keyBudget(bytes, *gltf);
+    Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
     return model;
@@ -157,7 +169,8 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
         auto found = byName.find(n.name);
         nodeOf.push_back(found == byName.end() ? -1 : found->second);
     }
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, nodeOf, target.warnings, allowance(bytes, *gltf));
+    Budget keys = keyBudget(bytes, *gltf);
+    Result<std::vector<Clip>> clips = decodeClips(*gltf, nodeOf, target.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     return clips;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "asset/validate.h"
 #include "reader.h"
 
 namespace horde::grimrock {
@@ -13,8 +14,6 @@ namespace {
 constexpr uint64_t kMinItemBytes = 8;
 // KeyFrame: position, rotation (x, y, z, w), scale.
 constexpr uint64_t kKeyBytes = 12 + 16 + 12;
-
-bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
 
 // The target's nodes by name, the first of a repeated name winning as in findNode: hashed, so
 // binding many items to a model of many nodes stays linear.

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "asset/validate.h"
+
 namespace horde::grimrock {
 
 namespace {
@@ -108,12 +110,10 @@ void scanBones(Reader& r, uint32_t nodeCount, MeshScan& s) {
         }
         size_t matrixAt = r.offset();
         s.bones[i].invRest = readMat4x3(r, at + ".invRestMatrix");
-        for (int c = 0; c < 4 && r.ok(); ++c)
-            for (int k = 0; k < 3; ++k)
-                if (!std::isfinite(s.bones[i].invRest[c][k])) {
-                    r.failAt(matrixAt, at + ".invRestMatrix", "is not finite");
-                    return;
-                }
+        if (r.ok() && !finite(s.bones[i].invRest)) {
+            r.failAt(matrixAt, at + ".invRestMatrix", "is not finite");
+            return;
+        }
     }
 }
 } // namespace

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "asset/decompose.h"
+#include "asset/validate.h"
 
 namespace horde::grimrock {
 
@@ -13,13 +14,6 @@ namespace {
 constexpr uint64_t kMinNodeBytes = 4 + 48 + 4 + 4;
 
 enum EntityType : int32_t { kNone = -1, kMesh = 0, kLight = 1 };
-
-bool finite(const glm::mat4& m) {
-    for (int c = 0; c < 4; ++c)
-        for (int k = 0; k < 3; ++k)
-            if (!std::isfinite(m[c][k])) return false;
-    return true;
-}
 
 // LightEntity: light type, colour, range, spot angle, spot sharpness, cast-shadow flag. horde
 // does not light scenes from model files, so the light is reported, not used.

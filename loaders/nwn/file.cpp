@@ -6,7 +6,11 @@
 
 namespace horde::nwn {
 
-File::File(std::span<const std::byte> bytes, const std::filesystem::path& path) : r_(bytes, path.string()) {}
+File::File(std::span<const std::byte> bytes, const std::filesystem::path& path)
+    : r_(bytes, path.string()),
+      reads_(kReadBudgetPerByte * bytes.size(), "the file's structures share data so much that decoding would read more than " +
+                                                    std::to_string(kReadBudgetPerByte) + " times its " +
+                                                    std::to_string(bytes.size()) + " bytes") {}
 
 bool File::open() {
     if (r_.u32("header: binary marker") != 0)
@@ -23,15 +27,6 @@ bool File::open() {
     modelSize_ = model;
     rawBegin_ = kFileHeaderSize + model;
     rawSize_ = raw;
-    budget_ = kReadBudgetPerByte * r_.size();
-    return true;
-}
-
-bool File::charge(uint64_t bytes, std::string_view field) {
-    if (bytes > budget_)
-        return r_.fail(field, "the file's structures share data so much that decoding would read more than " +
-                                  std::to_string(kReadBudgetPerByte) + " times its " + std::to_string(r_.size()) + " bytes");
-    budget_ -= bytes;
     return true;
 }
 
@@ -62,7 +57,7 @@ bool File::seekModelArray(uint32_t offset, uint64_t count, uint64_t elementSize,
     if (elementSize != 0 && count > modelSize_ / elementSize)
         return r_.fail(field, "count " + std::to_string(count) + " does not fit in the model data");
     return inside(kFileHeaderSize + size_t(offset), count * elementSize, kFileHeaderSize, modelSize_, field, "model data") &&
-           charge(count * elementSize, field);
+           r_.charge(reads_, count * elementSize, field);
 }
 
 bool File::seekRawArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field) {
@@ -70,7 +65,7 @@ bool File::seekRawArray(uint32_t offset, uint64_t count, uint64_t elementSize, s
     if (elementSize != 0 && count > rawSize_ / elementSize + 1)
         return r_.fail(field, "count " + std::to_string(count) + " does not fit in the raw data");
     return inside(rawBegin_ + size_t(offset), count * elementSize, rawBegin_, rawSize_, field, "raw data") &&
-           charge(count * elementSize, field);
+           r_.charge(reads_, count * elementSize, field);
 }
 
 Array File::array(std::string_view field) {

@@ -98,7 +98,7 @@ class File {
     // Seeks to `offset` bytes into the model header (at model-data offset 0).
     bool seekModelHeader(size_t offset, std::string_view field);
     // Seeks to an array of `count` elements of `elementSize` bytes at a model-data offset, and
-    // charges it to the read budget (kReadBudgetPerByte).
+    // charges it to the file's reads (kReadBudgetPerByte).
     bool seekModelArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field);
     // Seeks to `count` elements of `elementSize` bytes at a raw-data offset (not null), charged
     // like seekModelArray.
@@ -110,11 +110,10 @@ class File {
   private:
     bool inside(size_t begin, uint64_t bytes, size_t regionBegin, size_t regionSize, std::string_view field,
                 std::string_view region);
-    bool charge(uint64_t bytes, std::string_view field);
 
     Reader r_;
+    Budget reads_;
     size_t modelSize_ = 0, rawBegin_ = 0, rawSize_ = 0;
-    uint64_t budget_ = 0;
 };
 
 // What the decoders use from the model header.

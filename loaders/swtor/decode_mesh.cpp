@@ -30,11 +30,11 @@ bool checkMask(Reader& r, size_t at, uint16_t mask, uint16_t vertexSize) {
 }
 
 // Every mesh copies its own pieces and bone list, even where headers share one table: both are
-// charged to the walk's budget.
-std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uint32_t offset, uint16_t count, CopyBudget& budget) {
+// charged to the walk's copies.
+std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uint32_t offset, uint16_t count, Budget& copies) {
     std::vector<Piece> pieces;
     if (!seekTable(r, offset, count, kPieceSize, "mesh.offsetMeshPieces") ||
-        !budget.charge(r, r.offset(), uint64_t(count) * sizeof(Piece), "mesh.offsetMeshPieces"))
+        !r.charge(copies, uint64_t(count) * sizeof(Piece), "mesh.offsetMeshPieces"))
         return pieces;
     pieces.resize(count);
     const uint32_t triangles = m.numIndices / 3;
@@ -60,14 +60,14 @@ std::vector<Piece> readPieces(Reader& r, const Header& h, const MeshInfo& m, uin
     return pieces;
 }
 
-std::vector<std::string> readBoneList(Reader& r, uint32_t offset, uint16_t count, CopyBudget& budget) {
+std::vector<std::string> readBoneList(Reader& r, uint32_t offset, uint16_t count, Budget& copies) {
     std::vector<std::string> names;
     if (!seekTable(r, offset, count, kMeshBoneSize, "mesh.offsetBones") ||
-        !budget.charge(r, r.offset(), uint64_t(count) * sizeof(std::string), "mesh.offsetBones"))
+        !r.charge(copies, uint64_t(count) * sizeof(std::string), "mesh.offsetBones"))
         return names;
     names.resize(count);
     for (std::string& name : names) {
-        name = readName(r, "meshBone.offsetName", budget);
+        name = readName(r, "meshBone.offsetName", copies);
         r.skip(24, "meshBone.bounds"); // the box of the vertices the bone moves; horde recomputes bounds
     }
     return names;
@@ -79,12 +79,12 @@ std::vector<MeshInfo> readMeshes(Reader& r, const Header& h) {
     std::vector<MeshInfo> meshes;
     if (!seekTable(r, h.offsetMeshHeaders, h.numMeshes, kMeshHeaderSize, "offsetMeshHeader")) return meshes;
     meshes.resize(h.numMeshes);
-    CopyBudget budget(r);
+    Budget copies = copyBudget(r);
     for (size_t i = 0; i < meshes.size() && r.ok(); ++i) {
         MeshInfo& m = meshes[i];
         const size_t at = h.offsetMeshHeaders + i * kMeshHeaderSize;
         r.seek(at, "mesh");
-        m.name = readName(r, "mesh.offsetMeshName", budget);
+        m.name = readName(r, "mesh.offsetMeshName", copies);
         r.u32("mesh.flags"); // 0 for skinned meshes, 128 otherwise in the Slicers' exporter; nothing depends on it
         uint16_t numPieces = r.u16("mesh.numPieces");
         uint16_t numBones = r.u16("mesh.numUsedBones");
@@ -103,8 +103,8 @@ std::vector<MeshInfo> readMeshes(Reader& r, const Header& h) {
         }
         seekTable(r, m.offsetVertices, m.numVertices, m.vertexSize, "mesh.offsetMeshVertices");
         seekTable(r, m.offsetIndices, m.numIndices, 2, "mesh.offsetIndices");
-        m.pieces = readPieces(r, h, m, offsetPieces, numPieces, budget);
-        m.bones = readBoneList(r, offsetBones, numBones, budget);
+        m.pieces = readPieces(r, h, m, offsetPieces, numPieces, copies);
+        m.bones = readBoneList(r, offsetBones, numBones, copies);
     }
     if (!r.ok()) meshes.clear();
     return meshes;
@@ -114,8 +114,8 @@ std::vector<std::string> readMaterialNames(Reader& r, const Header& h) {
     std::vector<std::string> names;
     if (!seekTable(r, h.offsetMaterialNames, h.numMaterials, 4, "offsetMaterialNameOffsets")) return names;
     names.resize(h.numMaterials);
-    CopyBudget budget(r);
-    for (std::string& name : names) name = readName(r, "materialName", budget);
+    Budget copies = copyBudget(r);
+    for (std::string& name : names) name = readName(r, "materialName", copies);
     if (!r.ok()) names.clear();
     return names;
 }

@@ -2,16 +2,11 @@
 
 #include <cmath>
 
+#include "asset/validate.h"
+
 namespace horde::swtor {
 
 namespace {
-bool finite(const glm::mat4& m) {
-    for (int c = 0; c < 4; ++c)
-        for (int k = 0; k < 4; ++k)
-            if (!std::isfinite(m[c][k])) return false;
-    return true;
-}
-
 glm::mat4 readFiniteMatrix(Reader& r, std::string_view field) {
     size_t at = r.offset();
     glm::mat4 m = readMatrix(r, field);
@@ -24,10 +19,10 @@ std::vector<Bone> readBones(Reader& r, const Header& h) {
     std::vector<Bone> bones;
     if (!seekTable(r, h.offsetBones, h.numBones, kBoneSize, "offsetBoneStructure")) return bones;
     bones.resize(h.numBones);
-    CopyBudget budget(r);
+    Budget copies = copyBudget(r);
     for (uint32_t i = 0; i < h.numBones && r.ok(); ++i) {
         Bone& b = bones[i];
-        b.name = readName(r, "bone.offsetBoneName", budget);
+        b.name = readName(r, "bone.offsetBoneName", copies);
         size_t parentAt = r.offset();
         b.parent = r.i32("bone.parentBoneIndex");
         if (r.ok() && (b.parent < -1 || b.parent >= int32_t(i)))
@@ -44,10 +39,10 @@ std::vector<Attachment> readAttachments(Reader& r, const Header& h) {
     std::vector<Attachment> out;
     if (!seekTable(r, h.offsetAttachments, h.numAttachments, kAttachmentSize, "offsetAttachments")) return out;
     out.resize(h.numAttachments);
-    CopyBudget budget(r);
+    Budget copies = copyBudget(r);
     for (Attachment& a : out) {
-        a.name = readName(r, "attachment.offsetName", budget);
-        a.bone = readName(r, "attachment.offsetBoneName", budget);
+        a.name = readName(r, "attachment.offsetName", copies);
+        a.bone = readName(r, "attachment.offsetBoneName", copies);
         a.transform = readFiniteMatrix(r, "attachment.matrix");
     }
     if (!r.ok()) out.clear();

@@ -111,15 +111,13 @@ bool checkSkippedSections(Reader& r, const Header& h, std::vector<std::string>& 
     return r.ok();
 }
 
-bool CopyBudget::charge(Reader& r, size_t at, uint64_t bytes, std::string_view field) {
-    if (bytes > left_)
-        return r.failAt(at, field, "the file's headers share names or tables so much that reading them would copy more than " +
-                                       std::to_string(4 * uint64_t(r.size()) + (uint64_t(1) << 20)) + " bytes");
-    left_ -= bytes;
-    return true;
+Budget copyBudget(const Reader& r) {
+    const uint64_t limit = 4 * uint64_t(r.size()) + (uint64_t(1) << 20);
+    return Budget(limit, "the file's headers share names or tables so much that reading them would copy more than " +
+                             std::to_string(limit) + " bytes");
 }
 
-std::string readName(Reader& r, std::string_view field, CopyBudget& budget) {
+std::string readName(Reader& r, std::string_view field, Budget& copies) {
     size_t at = r.offset();
     uint32_t offset = r.u32(field);
     if (!r.ok()) return {};
@@ -134,7 +132,7 @@ std::string readName(Reader& r, std::string_view field, CopyBudget& budget) {
         r.failAt(at, field, "string at " + hex(offset) + " has no terminating NUL before the end of the file");
         return {};
     }
-    if (!budget.charge(r, at, uint64_t(static_cast<const char*>(end) - begin), field)) return {};
+    if (!r.chargeAt(at, copies, uint64_t(static_cast<const char*>(end) - begin), field)) return {};
     return std::string(begin, static_cast<const char*>(end));
 }
 

@@ -78,21 +78,13 @@ bool seekTable(Reader& r, uint32_t offset, uint64_t count, uint64_t size, std::s
 
 // What one walk over a file's tables may copy out of it. Headers point at names and tables by
 // offset, so a forged file can point every bone at one long name, or every mesh at one large
-// pieces table; real files copy each once, and four times the file's size leaves room for
-// names referenced from several places.
-class CopyBudget {
-  public:
-    explicit CopyBudget(const Reader& r) : left_(4 * uint64_t(r.size()) + (uint64_t(1) << 20)) {}
-    // Fails through `r`, at `at`, once the walk would copy more than the budget.
-    bool charge(Reader& r, size_t at, uint64_t bytes, std::string_view field);
-
-  private:
-    uint64_t left_;
-};
+// pieces table; real files copy each once, and four times the file's size (and 1 MiB) leaves
+// room for names referenced from several places.
+Budget copyBudget(const Reader& r);
 
 // Reads a uint32 string offset and returns the NUL-terminated string it points at, charged to
-// `budget`; the reader moves past the offset only.
-std::string readName(Reader& r, std::string_view field, CopyBudget& budget);
+// `copies`; the reader moves past the offset only.
+std::string readName(Reader& r, std::string_view field, Budget& copies);
 
 // A row-vector 4x4 matrix (translation in floats 12-14) as the column-vector glm matrix that
 // does the same: the file's rows are glm's columns, so the floats load in order.
