@@ -28,8 +28,8 @@ int run(const ConvertArgs& a) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
     }
-    if (Status st = format->write(*model, a.out); !st) {
-        std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
+    if (Result<Companions> written = format->write(*model, a.out); !written) {
+        std::fprintf(stderr, "horde: %s\n", written.error().message.c_str());
         return kExitBadInput;
     }
     std::printf("wrote %s (%s)\n", a.out.c_str(), format->id);

@@ -71,15 +71,6 @@ class ArenaAllocator final : public MeshAllocator {
     size_t used_ = 0;
 };
 
-// The skeleton a writer puts beside the mesh (EMI .sklb, SWTOR _skeleton.gr2): without it
-// those formats load the mesh static and never decode its weights.
-LoadOptions optionsFor(const std::filesystem::path& mesh) {
-    LoadOptions options;
-    for (std::string name : {mesh.stem().string() + ".sklb", mesh.stem().string() + "_skeleton" + mesh.extension().string()})
-        if (std::filesystem::exists(mesh.parent_path() / name)) options.skeleton = mesh.parent_path() / name;
-    return options;
-}
-
 struct File {
     std::filesystem::path path;
     LoadOptions options;
@@ -112,8 +103,14 @@ std::shared_ptr<Written> writeMonster(const Format& format, const MonsterParams&
     for (uint32_t copy = 0; copy < copies; ++copy) {
         std::filesystem::path name = path;
         if (copies > 1) name.replace_filename(path.stem().string() + "_" + std::to_string(copy) + path.extension().string());
-        if (!format.write(source, name)) return nullptr;
-        File file{name, optionsFor(name), readAll(name)};
+        Result<Companions> companions = format.write(source, name);
+        if (!companions) return nullptr;
+        // The skeleton the writer put beside the mesh (EMI, SWTOR): without it those formats
+        // load the mesh static and never decode its weights. Clips are not bound: the
+        // benchmark measures the mesh.
+        LoadOptions options;
+        options.skeleton = companions->skeleton;
+        File file{name, options, readAll(name)};
         Result<Model> decoded = format.load(file.path, file.bytes, file.options, heap);
         if (!decoded) return nullptr;
         for (const Mesh& mesh : decoded->meshes) written->storageBytes += mesh.storage->offsets.total + ArenaAllocator::kAlignment;

@@ -2,13 +2,7 @@
 
 #include <array>
 
-#include "asset/validate.h"
 #include "core/file.h"
-#include "emi/emi.h"
-#include "gltf/gltf.h"
-#include "grimrock/grimrock.h"
-#include "nwn/nwn.h"
-#include "swtor/swtor.h"
 
 namespace horde {
 
@@ -57,8 +51,7 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     Result<Model> model = format->load(path, file->bytes(), options, allocator);
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
-    finalizeMeshes(*model);
-    if (Status valid = validateModel(*model); !valid) return Error{path.string() + ": " + valid.error().message};
+    if (Status finished = finishModel(path, *model); !finished) return finished.error();
     for (Mesh& mesh : model->meshes) mesh.storage->commit();
     return model;
 }

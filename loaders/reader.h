@@ -15,6 +15,30 @@
 
 namespace horde {
 
+// What decoding may do again and again because offsets let a file's structures share bytes:
+// read the same array, copy the same name, store the same mesh. A forged file can point every
+// structure at one large array and make the work grow with the square of its size; real files
+// use each once or a few times. A budget allows so many bytes in all, sized from the input
+// (format.h's storage cap, NWN's reads, SWTOR's copies), and the first charge past it fails the
+// file, so decoding stays linear in the input's size.
+class Budget {
+  public:
+    // `reason`: what a failure says, e.g. "the file's structures share data so much that ...".
+    Budget(uint64_t limit, std::string reason) : left_(limit), reason_(std::move(reason)) {}
+
+    // Takes `bytes`; false, taking nothing, when fewer are left.
+    bool take(uint64_t bytes) {
+        if (bytes > left_) return false;
+        left_ -= bytes;
+        return true;
+    }
+    const std::string& reason() const { return reason_; }
+
+  private:
+    uint64_t left_;
+    std::string reason_;
+};
+
 class Reader {
   public:
     Reader(std::span<const std::byte> bytes, std::string file) : bytes_(bytes), file_(std::move(file)) {}
@@ -64,6 +88,13 @@ class Reader {
     bool atMost(uint64_t count, uint64_t limit, std::string_view field);
     bool seek(size_t absolute, std::string_view field);
     bool skip(size_t n, std::string_view field);
+
+    // Charges `bytes` to `budget`; once it is spent, fails at the current offset (or at
+    // `offset`) with the budget's reason.
+    bool charge(Budget& budget, uint64_t bytes, std::string_view field) { return chargeAt(offset_, budget, bytes, field); }
+    bool chargeAt(size_t offset, Budget& budget, uint64_t bytes, std::string_view field) {
+        return budget.take(bytes) || failAt(offset, field, budget.reason());
+    }
 
   private:
     bool need(size_t n, std::string_view field);

@@ -54,3 +54,19 @@ TEST(Reader, SeekPastTheEndFails) {
     EXPECT_TRUE(r.seek(8, "end"));
     EXPECT_FALSE(r.seek(9, "pointer"));
 }
+
+TEST(Reader, ABudgetFailsAtTheFirstChargePastIt) {
+    Bytes b;
+    b.zeros(16);
+    Reader r(b.span(), "f");
+    Budget reads(10, "the structures share data so much that decoding would read more than 10 bytes");
+    r.skip(4, "header");
+    EXPECT_TRUE(r.charge(reads, 6, "first"));
+    EXPECT_TRUE(r.chargeAt(8, reads, 4, "second"));
+    EXPECT_FALSE(r.charge(reads, 1, "third"));
+    EXPECT_EQ(r.error().message,
+              "f: offset 4 (0x4): third: the structures share data so much that decoding would read more than 10 bytes");
+    Budget storage(100, "more bytes of storage would pass the cap");
+    EXPECT_TRUE(storage.take(100));
+    EXPECT_FALSE(storage.take(1)) << "a spent budget takes nothing more";
+}

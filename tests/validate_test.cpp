@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file.h"
-#include "gltf/gltf.h"
 #include "loader.h"
 #include "monster.h"
 
@@ -184,7 +183,7 @@ std::string mainExtension(const Format& f, const std::filesystem::path& dir) {
 
 // What the writer wrote beside its main file, sorted into --skeleton and --anim by trying them:
 // a skeleton is what the main file needs to load (or gains nodes from), an animation adds clips.
-struct Companions {
+struct Beside {
     std::string skeleton;
     std::vector<std::string> anims;
     std::vector<std::string> unknown;
@@ -196,14 +195,14 @@ struct Companions {
     }
 };
 
-Companions classify(const std::filesystem::path& main) {
+Beside classify(const std::filesystem::path& main) {
     std::vector<std::string> others;
     for (const auto& entry : std::filesystem::directory_iterator(main.parent_path()))
         if (entry.is_regular_file() && entry.path() != main) others.push_back(entry.path().string());
     std::sort(others.begin(), others.end());
     HeapMeshAllocator allocator;
     Result<Model> alone = loadModel(main, {}, allocator);
-    Companions c;
+    Beside c;
     for (const std::string& o : others) {
         LoadOptions options;
         options.skeleton = o;
@@ -239,7 +238,7 @@ TEST(Validate, EveryWriterConvertsOnToGltf) {
         std::filesystem::create_directories(main.parent_path());
         Outcome wrote = horde("convert monster --to " + std::string(f->id) + " --out " + quote(main));
         ASSERT_EQ(wrote.code, 0) << wrote.out;
-        Companions companions = classify(main);
+        Beside companions = classify(main);
         EXPECT_TRUE(companions.unknown.empty())
             << "files the test could not place: " << companions.unknown.front();
 

@@ -10,6 +10,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "asset/axes.h"
 #include "asset/mesh_storage.h"
 
 namespace horde {
@@ -91,14 +92,6 @@ struct Mesh {
     bool skinned() const { return skin >= 0; }
 };
 
-// The file's own axes; the renderer turns them into its right-handed, Y-up world.
-struct Axes {
-    enum class Up : uint8_t { Y, Z } up = Up::Y;
-    bool leftHanded = false;
-    bool clockwiseFrontFaces = false;
-    float metresPerUnit = 1.0f;
-};
-
 // Things a format carries that horde reads and reports but does not draw.
 struct Extra {
     std::string kind;   // "light", "walkmesh", "emitter", "socket", ...
@@ -114,7 +107,7 @@ struct Model {
     std::vector<Clip> clips;
     std::vector<Extra> extras;
     std::vector<std::string> warnings; // non-fatal findings worth telling the user
-    Axes axes;
+    Axes axes; // the file's own (asset/axes.h)
 };
 
 int32_t findNode(const Model& model, std::string_view name);

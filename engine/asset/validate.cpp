@@ -8,8 +8,6 @@ namespace horde {
 namespace {
 Error fail(const std::string& where, const std::string& what) { return Error{where + ": " + what}; }
 
-bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
-
 size_t valuesPerKey(Interpolation interpolation) { return interpolation == Interpolation::CubicSpline ? 3 : 1; }
 
 Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {

@@ -7,15 +7,6 @@
 
 namespace horde {
 
-glm::mat4 axesToWorld(const Axes& axes) {
-    glm::mat4 m(1.0f);
-    if (axes.up == Axes::Up::Z) m = glm::mat4(glm::vec4(1, 0, 0, 0), glm::vec4(0, 0, -1, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, 0, 1));
-    if (axes.leftHanded) m = glm::scale(glm::mat4(1.0f), glm::vec3(1, 1, -1)) * m;
-    return m;
-}
-
-bool frontFaceClockwise(const Axes& axes) { return axes.clockwiseFrontFaces != axes.leftHanded; }
-
 glm::vec3 OrbitCamera::eye() const {
     glm::vec3 dir(std::sin(yaw) * std::cos(pitch), std::sin(pitch), std::cos(yaw) * std::cos(pitch));
     return target + dir * distance;

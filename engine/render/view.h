@@ -1,16 +1,11 @@
 #pragma once
-// Where the camera is and how a file's axes map into horde's right-handed, Y-up world.
+// Where the camera is, and boxes moved from a file's axes into the world (asset/axes.h).
 #include <glm/glm.hpp>
 
+#include "asset/axes.h"
 #include "asset/model.h"
 
 namespace horde {
-
-// Z-up files turn upright; left-handed files are mirrored along Z so they are not shown
-// reversed (the mirror also flips their triangle winding; see frontFaceClockwise()).
-glm::mat4 axesToWorld(const Axes& axes);
-// Whether front faces wind clockwise once in the world (the rasterizer's convention).
-bool frontFaceClockwise(const Axes& axes);
 
 struct OrbitCamera {
     glm::vec3 target{0.0f};

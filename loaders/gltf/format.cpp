@@ -1,10 +1,11 @@
+// The glTF format entry: detection by magic or extension, and the readers and writer behind
+// the Format.
 #include "gltf/gltf.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "gltf/reader.h"
-#include "gltf/writer.h"
+#include "format.h"
 
 namespace horde {
 
@@ -16,11 +17,17 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
                    [](unsigned char c) { return char(std::tolower(c)); });
     return ext == ".gltf" || ext == ".glb";
 }
+
+// One file holds everything (a .gltf embeds its buffer): nothing beside it.
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    if (Status st = gltf::write(model, path); !st) return st.error();
+    return Companions{};
+}
 } // namespace
 
 const Format& gltfFormat() {
     static const Format format{
-        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::load, gltf::loadClips, gltf::write, ".glb"};
+        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::load, gltf::loadClips, write, ".glb"};
     return format;
 }
 

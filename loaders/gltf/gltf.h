@@ -1,11 +1,114 @@
 #pragma once
-// glTF 2.0 (.glb and .gltf with embedded or external buffers), read and written through tinygltf.
-// See docs/formats/gltf.md for what is kept, how axes are converted and where glTF cannot say
-// exactly what a horde clip does.
-#include "loader.h"
+// glTF 2.0 (.glb and .gltf with embedded or external buffers), read and written through
+// tinygltf. See docs/formats/gltf.md for what is kept, how axes are converted and where glTF
+// cannot say exactly what a horde clip does. The folder's one internal header, in reading order:
+// the parse and the checked views of its buffers (file.cpp, file_accessor.cpp), the load
+// (load.cpp), meshes and animations (decode_mesh.cpp, decode_anim.cpp), and the writer
+// (write.cpp) with its axes (write_frame.cpp). The entry is format.cpp.
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
 
-namespace horde {
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <tiny_gltf.h>
 
-const Format& gltfFormat();
+#include "asset/model.h"
+#include "core/result.h"
+#include "format.h"
+#include "reader.h"
 
-} // namespace horde
+namespace horde::gltf {
+
+// ---- The file (file.cpp, file_accessor.cpp) ----
+
+// tinygltf's parse of a .glb or .gltf held in memory. Images are not decoded; external buffers
+// are read only from the model's own folder.
+Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+// tinygltf parses the JSON and the buffers but trusts the ranges in it: every accessor is
+// checked against its bufferView and buffer before a single element is read. A checked view
+// of one accessor's elements:
+class AccessorView {
+  public:
+    size_t count = 0;
+    int components = 1; // 1 for SCALAR ... 16 for MAT4
+    int componentType = 0;
+    bool normalized = false;
+
+    // Element i, component c, as float: normalized integers map to [0,1] or [-1,1] (glTF "Animations").
+    float get(size_t i, int c) const;
+    uint32_t getIndex(size_t i) const { return integer(i, 0); }
+    uint32_t integer(size_t i, int c) const;
+    glm::vec4 vec4(size_t i, float w = 0.0f) const;
+
+  private:
+    friend Result<AccessorView> view(const tinygltf::Model&, int, int, std::initializer_list<int>,
+                                     const std::string&);
+    const unsigned char* base_ = nullptr; // null only when there are no elements
+    size_t stride_ = 0;
+    size_t componentSize_ = 0;
+};
+
+// Accessor `index` as `type` (TINYGLTF_TYPE_*) with one of `componentTypes`; the error names
+// `field` (e.g. "mesh 'arm' primitive 0 POSITION").
+Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
+                          std::initializer_list<int> componentTypes, const std::string& field);
+
+// ---- The load (load.cpp) ----
+
+// Nodes (parents first), skins, meshes and animations of one file.
+Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                   const LoadOptions& options, MeshAllocator& allocator);
+// The file's animations bound to `target`'s nodes by name.
+Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target);
+
+// ---- Meshes (decode_mesh.cpp) ----
+
+// Every mesh on every node that places it, in the file's mesh order (horde's export order);
+// `hordeOf` maps a glTF node to its horde node. The storage asked for is charged to `storage`
+// (format.h, kStoragePerInputByte): a mesh placed on many nodes is stored once per node.
+Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf, MeshAllocator& allocator,
+                    Budget& storage, Model& model);
+
+// ---- Animations (decode_anim.cpp) ----
+
+// Every animation of `gltf` as a clip; `nodeOf` maps a glTF node index to a horde node (-1: not
+// bound, an error when a channel drives it). Channels keep their keys exactly; "weights"
+// channels (morph targets) are skipped with a warning in `warnings`. Each channel holds its own
+// copy of its sampler's keys, so the keys of every channel together are charged to `keys`:
+// channels sharing one large sampler must not grow memory with the square of the file.
+Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::vector<int32_t>& nodeOf,
+                                      std::vector<std::string>& warnings, Budget& keys);
+
+// ---- The writer (write.cpp, write_frame.cpp) ----
+
+// .glb when `path` ends in .glb, otherwise .gltf with the buffer embedded as a data URI.
+Status write(const Model& model, const std::filesystem::path& path);
+
+// glTF is right-handed, Y-up, in metres. horde's axesToWorld() is always a signed permutation
+// (Z-up turned upright, left-handed mirrored along Z), so the writer converts every vector,
+// rotation, scale and matrix into glTF's frame exactly: no root node is added, the hierarchy
+// stays the file's own, and a model already in glTF's axes is written bit for bit.
+struct Frame {
+    glm::mat3 permutation{1.0f}; // signed permutation: file axes -> glTF axes
+    float determinant = 1.0f;    // -1 when the file is mirrored into glTF
+    float metres = 1.0f;         // metres per file unit
+    bool flipWinding = false;    // file front faces wind clockwise once in glTF's frame
+
+    glm::vec3 point(glm::vec3 p) const { return permutation * p * metres; }
+    glm::vec3 direction(glm::vec3 d) const { return permutation * d; }
+    // A rotation conjugated by the permutation: its axis is a pseudo-vector.
+    glm::vec4 rotation(glm::vec4 xyzw) const;
+    // Per-axis scale factors land on the permuted axes.
+    glm::vec3 scale(glm::vec3 s) const;
+    // A model-space -> joint-space matrix with both spaces converted.
+    glm::mat4 matrix(const glm::mat4& m) const;
+};
+
+Frame frameOf(const Axes& axes);
+
+} // namespace horde::gltf

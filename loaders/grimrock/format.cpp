@@ -1,9 +1,9 @@
+// The Grimrock format entry: detection by magic, and the readers and writer behind the Format.
+#include "grimrock/grimrock.h"
+
 #include <cstring>
 
-#include "anim_reader.h"
-#include "grimrock.h"
-#include "model_reader.h"
-#include "writer.h"
+#include "format.h"
 
 namespace horde {
 
@@ -28,12 +28,15 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
     return grimrock::readAnimation(path, bytes, target);
 }
 
-Status write(const Model& model, const std::filesystem::path& path) {
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     grimrock::Conversion conversion = grimrock::toFileAxes(model.axes);
-    if (Status st = grimrock::writeModel(model, conversion, path); !st) return st;
-    for (const Clip& clip : model.clips)
-        if (Status st = grimrock::writeAnimation(model, clip, conversion, grimrock::animationPath(path, clip.name)); !st) return st;
-    return Ok{};
+    if (Status st = grimrock::writeModel(model, conversion, path); !st) return st.error();
+    Companions written;
+    for (const Clip& clip : model.clips) {
+        written.anims.push_back(grimrock::animationPath(path, clip.name));
+        if (Status st = grimrock::writeAnimation(model, clip, conversion, written.anims.back()); !st) return st.error();
+    }
+    return written;
 }
 } // namespace
 

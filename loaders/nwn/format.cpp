@@ -1,10 +1,11 @@
+// The NWN format entry: detection by the header's sizes, and the readers and writer behind the
+// Format.
+#include "nwn/nwn.h"
+
 #include <cctype>
 #include <cstring>
 
-#include "model_reader.h"
-#include "nwn.h"
-#include "nwn_file.h"
-#include "writer.h"
+#include "format.h"
 
 namespace horde {
 
@@ -44,7 +45,11 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
     return nwn::readClipsFor(path, bytes, target);
 }
 
-Status write(const Model& model, const std::filesystem::path& path) { return nwn::writeModel(model, path); }
+// One file holds everything: nothing beside it.
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    if (Status st = nwn::writeModel(model, path); !st) return st.error();
+    return Companions{};
+}
 } // namespace
 
 const Format& nwnFormat() {

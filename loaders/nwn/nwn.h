@@ -1,10 +1,279 @@
 #pragma once
-// Neverwinter Nights binary MDL (compiled model: geometry, skins and animations in one file,
-// animations inherited through a chain of supermodels).
-#include "loader.h"
+// Neverwinter Nights binary MDL: a compiled model holds geometry, skins and animations in one
+// file, and inherits animations through a chain of supermodels. The folder's one internal
+// header, in reading order: the container (file.cpp), the load (load.cpp, load_supermodel.cpp),
+// the decoders of the node tree, controllers, meshes and animations (decode_*.cpp), and the
+// writer (write.cpp) with its plan (write_plan.cpp). The entry is format.cpp.
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
 
-namespace horde {
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 
-const Format& nwnFormat();
+#include "asset/model.h"
+#include "core/result.h"
+#include "format.h"
+#include "reader.h"
 
-} // namespace horde
+namespace horde::nwn {
+
+// ---- The container (file.cpp) ----
+
+// The binary MDL container: a 12-byte header, then the model data (structures, addressed by
+// offsets from its start, 0 = null) and the raw data (vertex streams, addressed by offsets from
+// its start, 0xFFFFFFFF = null). Every structure offset the decoders use is listed here.
+constexpr uint32_t kRawNull = 0xFFFFFFFFu;
+constexpr size_t kFileHeaderSize = 12;
+
+// Model header (starts with a geometry header).
+constexpr size_t kGeomName = 0x08, kGeomRootNode = 0x48, kGeomNodeCount = 0x4C, kGeomType = 0x6C;
+constexpr size_t kGeometryHeaderSize = 0x70;
+constexpr size_t kModelClassification = 0x72, kModelAnimations = 0x78, kModelBoundsMin = 0x88,
+                 kModelRadius = 0xA0, kModelAnimationScale = 0xA4, kModelSupermodel = 0xA8, kModelHeaderSize = 0xE8;
+// Animation header (starts with a geometry header).
+constexpr size_t kAnimLength = 0x70, kAnimTransition = 0x74, kAnimRoot = 0x78, kAnimEvents = 0xB8,
+                 kAnimHeaderSize = 0xC4, kEventSize = 0x24;
+
+// Node header.
+constexpr size_t kNodePart = 0x1C, kNodeName = 0x20, kNodeChildren = 0x48, kNodeControllerKeys = 0x54,
+                 kNodeControllerData = 0x60, kNodeFlags = 0x6C, kNodeHeaderSize = 0x70;
+constexpr uint32_t kHasHeader = 0x1, kHasLight = 0x2, kHasEmitter = 0x4, kHasCamera = 0x8, kHasReference = 0x10,
+                   kHasMesh = 0x20, kHasSkin = 0x40, kHasAnim = 0x80, kHasDangly = 0x100, kHasAABB = 0x200,
+                   kHasUnknown = 0x400, kKnownFlags = 0x7FF;
+
+// Mesh header, from the start of the node.
+constexpr size_t kMeshFaces = 0x78, kMeshDiffuse = 0xAC, kMeshRender = 0xDC, kMeshTexture0 = 0xE8,
+                 kMeshIndexCounts = 0x204, kMeshIndexLists = 0x210, kMeshTriangleMode = 0x224,
+                 kMeshVertices = 0x22C, kMeshVertexCount = 0x230, kMeshTextureCount = 0x232, kMeshUV = 0x234,
+                 kMeshNormals = 0x244, kMeshColors = 0x248, kMeshEnd = 0x270;
+constexpr size_t kFaceSize = 0x20, kFaceIndices = 0x1A;
+constexpr uint8_t kTriangleList = 3, kTriangleStrip = 4;
+// Skin extension, from the start of the node.
+constexpr size_t kSkinWeights = 0x27C, kSkinBoneRefs = 0x280, kSkinNodeToBone = 0x284, kSkinNodeToBoneCount = 0x288,
+                 kSkinQBoneRefInv = 0x28C, kSkinTBoneRefInv = 0x298, kSkinConstantIndices = 0x2A4,
+                 kSkinBoneNodes = 0x2B0, kSkinEnd = 0x2D4, kSkinBones = 17;
+// Other node extensions, from the start of the node.
+constexpr size_t kLightEnd = 0xCC, kEmitterEnd = 0x148, kReferenceEnd = 0xB4, kDanglyEnd = 0x288,
+                 kAnimMeshEnd = 0x2A8, kAABBRoot = 0x270, kAABBEnd = 0x274;
+constexpr size_t kEmitterUpdate = 0x88, kEmitterRender = 0xA8, kEmitterTexture = 0xE8, kReferenceModel = 0x70,
+                 kLightPriority = 0xB0;
+
+// Controllers.
+constexpr size_t kControllerSize = 12;
+constexpr int32_t kPosition = 8, kOrientation = 20, kScale = 36;
+constexpr uint8_t kBezierFlag = 0x10;
+
+// (pointer, used, allocated): the pointer is a model-data offset.
+struct Array {
+    uint32_t offset = 0;
+    uint32_t count = 0;
+};
+
+// Structures point at each other by offset, so a forged file can make many of them share one
+// array (every node the same controller data, every mesh the same vertex list, every animation
+// the same node tree) and a decoder read the same bytes over and over. Every array read is
+// charged against this many times the file's size; past it the file fails, so decoding stays
+// linear in the file's size. Real files read each array once or twice.
+constexpr uint64_t kReadBudgetPerByte = 8;
+
+// The two regions of one file, each bounds-checked on its own.
+class File {
+  public:
+    File(std::span<const std::byte> bytes, const std::filesystem::path& path);
+
+    // Checks the header against the file size; false (with the reader's error) when they disagree.
+    bool open();
+
+    Reader& reader() { return r_; }
+    bool ok() const { return r_.ok(); }
+    Error error() const { return r_.error(); }
+    size_t modelSize() const { return modelSize_; }
+
+    // Seeks to `offset` bytes into the structure at model-data offset `base`; the structure must
+    // be `size` bytes long and lie inside the model data.
+    bool seekStruct(uint32_t base, size_t size, size_t offset, std::string_view field);
+    // Seeks to `offset` bytes into the model header (at model-data offset 0).
+    bool seekModelHeader(size_t offset, std::string_view field);
+    // Seeks to an array of `count` elements of `elementSize` bytes at a model-data offset, and
+    // charges it to the file's reads (kReadBudgetPerByte).
+    bool seekModelArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field);
+    // Seeks to `count` elements of `elementSize` bytes at a raw-data offset (not null), charged
+    // like seekModelArray.
+    bool seekRawArray(uint32_t offset, uint64_t count, uint64_t elementSize, std::string_view field);
+
+    Array array(std::string_view field);
+    std::string name(size_t width, std::string_view field) { return r_.fixedString(width, field); }
+
+  private:
+    bool inside(size_t begin, uint64_t bytes, size_t regionBegin, size_t regionSize, std::string_view field,
+                std::string_view region);
+
+    Reader r_;
+    Budget reads_;
+    size_t modelSize_ = 0, rawBegin_ = 0, rawSize_ = 0;
+};
+
+// What the decoders use from the model header.
+struct ModelHeader {
+    std::string name;
+    uint32_t root = 0;
+    Array animations;
+    float animationScale = 1.0f;
+    std::string supermodel; // empty when the file names none ("NULL")
+};
+bool readModelHeader(File& file, ModelHeader& header);
+
+std::string lower(std::string_view s);
+std::string hex(uint32_t value);
+
+// ---- The load (load.cpp, load_supermodel.cpp) ----
+
+// The model's geometry, meshes and animations, then the clips its supermodels add.
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
+                        MeshAllocator& allocator);
+// The animations of another binary MDL, bound to `target` by node name (for --anim).
+Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target);
+
+// Supermodels: a model names the model it inherits animations from, which may name its own.
+// Clips the model does not define itself (by name, case-insensitively) are taken from the
+// first model in the chain that has them, their positions multiplied by the animation scales
+// of the models below it in the chain.
+constexpr int kMaxSupermodelChain = 32;
+
+// `<name>.mdl` (any letter case) beside `model`, else in a search path; empty when absent.
+std::filesystem::path findSupermodel(const std::filesystem::path& model, const std::string& name,
+                                     const std::vector<std::filesystem::path>& searchPaths);
+
+// A supermodel that cannot be found is a warning (its clips are missing); one that cannot be
+// read, or a chain that loops, is an error.
+Status inheritClips(const std::filesystem::path& path, const ModelHeader& header, const LoadOptions& options, Model& model);
+
+// ---- The node tree (decode_nodes.cpp) ----
+
+// A geometry's node tree, walked through the child pointer arrays in pre-order (the order the
+// skin's bone table counts in). The geometry header's node count is not used: it includes the
+// supermodel's nodes.
+struct RawNode {
+    uint32_t offset = 0; // model-data offset of the node header
+    int32_t parent = -1;
+    std::string name;
+    uint32_t flags = 0;
+    Array controllerKeys, controllerData;
+};
+
+constexpr uint32_t kMaxDepth = 1024;
+
+// Fails on a child pointer that reaches a node twice (a cycle or a shared child), on nesting
+// deeper than kMaxDepth, and on more nodes than the model data can hold.
+bool walkTree(File& file, uint32_t root, std::vector<RawNode>& nodes);
+
+// Size of the node structure its flags describe (header plus every extension).
+size_t nodeSize(uint32_t flags);
+
+// ---- Controllers (decode_controllers.cpp) ----
+
+// Controllers: the keyed properties of a node. Position (3 values), orientation (quaternion
+// x, y, z, w) and scale (1 value, uniform) become horde channels; the others (lights,
+// emitters, mesh colours) are skipped. A node's rest TRS in the model geometry is the first
+// key of each of its controllers (a static controller is one key at time 0).
+struct Track {
+    ChannelPath path = ChannelPath::Translation;
+    Interpolation interpolation = Interpolation::Linear;
+    std::vector<float> times;
+    std::vector<glm::vec4> values; // CubicSpline: in-tangent, value, out-tangent per key
+
+    glm::vec4 first() const { return values[interpolation == Interpolation::CubicSpline ? 1 : 0]; }
+};
+
+bool readTracks(File& file, const RawNode& node, std::vector<Track>& tracks);
+
+// Bezier keys store, per key, the value, the incoming control point and the outgoing control
+// point. Each segment is a cubic Bezier in the normalized segment time s; its Hermite form has
+// end slopes 3(out_k - v_k) and 3(v_k+1 - in_k+1) per unit s, i.e. per second divided by the
+// segment length: the glTF tangents, exactly. End keys get zero tangents on their open side.
+// `controls` holds value, in-control, out-control per key; returns in-tangent, value, out-tangent.
+std::vector<glm::vec4> bezierToCubicSpline(const std::vector<float>& times, const std::vector<glm::vec4>& controls);
+
+// ---- Meshes (decode_mesh.cpp) ----
+
+// Mesh nodes: trimesh, skin, dangly and animmesh nodes become horde meshes; AABB walkmeshes and
+// meshes with render 0 are checked and reported (Model::extras) but not drawn.
+//
+// `restModel`: every node's rest model transform (skin vertices are stored in their node's
+// space and moved to model space here; joints' inverse binds come from the rest pose).
+bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, const std::vector<glm::mat4>& restModel,
+                Model& model, MeshAllocator& allocator);
+
+// ---- Animations (decode_anim.cpp) ----
+
+// Animations: each is a geometry of its own (usually dummy nodes holding controllers) with a
+// length, a transition time, an animation root and events. Its nodes bind to the model's nodes
+// by name, case-insensitively. Position keys are absolute local positions; clips played on
+// another model (inherited from a supermodel, or passed with --anim) have them multiplied by
+// that model's animation scale.
+//
+// Decodes every animation of `file` (header already read) against `target`'s nodes. Binding
+// findings (unmatched nodes) go to target.warnings, lengths and events to target.extras.
+bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips);
+
+// ---- The writer (write.cpp, write_plan.cpp) ----
+
+// Writes a model as a binary MDL: a root dummy named after the file, one node per model node
+// (rest TRS as static controllers), each mesh as trimesh nodes (static) or skin nodes (skinned,
+// split so that no skin node uses more than the 17 bones its table holds), and every clip as an
+// in-file animation with keys at the clip's own times.
+Status writeModel(const Model& model, const std::filesystem::path& path);
+
+// The writer's plan: the file's node tree in pre-order, in the file's axes, with every mesh cut
+// into the pieces the format can hold. Built first so that byte emission needs no decisions.
+
+// Source axes -> NWN axes (Z up, right-handed, counter-clockwise fronts): a signed permutation.
+struct AxisChange {
+    glm::mat3 axes{1.0f};
+    float determinant = 1.0f;
+    bool flipWinding = false;
+
+    glm::vec3 point(glm::vec3 p) const { return axes * p; }
+    // Conjugating a rotation by a (possibly improper) axis change is linear in the quaternion:
+    // the vector part turns with the axes and takes the determinant's sign.
+    glm::vec4 rotation(glm::vec4 q) const { return glm::vec4(determinant * (axes * glm::vec3(q)), q.w); }
+};
+AxisChange toNwnAxes(const Axes& source);
+
+// One piece of a mesh: at most 65535 vertices and, when skinned, at most 17 bones.
+struct MeshPiece {
+    std::string material;
+    std::vector<uint32_t> vertices;  // source vertex of each piece vertex
+    std::vector<uint16_t> indices;   // piece-local, three per triangle, in file winding
+    std::vector<uint32_t> bones;     // skinned: file node index of each bone slot
+    std::vector<glm::i16vec4> boneRefs; // skinned: bone slot per influence, -1 unused
+    std::vector<glm::vec4> weights;  // skinned
+};
+
+struct PlannedNode {
+    std::string name;
+    int32_t parent = -1;
+    std::vector<uint32_t> children;
+    glm::vec3 translation{0.0f};
+    glm::vec4 rotation{0, 0, 0, 1}; // x, y, z, w
+    float scale = 1.0f;
+    int32_t source = -1;  // model node, -1 for nodes the writer adds
+    int32_t mesh = -1;    // source mesh of a piece node
+    int32_t piece = -1;   // index into Plan::pieces
+};
+
+struct Plan {
+    AxisChange change;
+    std::string name;
+    std::vector<PlannedNode> nodes;      // pre-order: parents first, children in order
+    std::vector<uint32_t> fileIndex;     // model node -> file node
+    std::vector<MeshPiece> pieces;
+    std::vector<glm::mat4> restModel;    // per file node, in file axes
+};
+
+Result<Plan> planModel(const Model& model, const std::string& name);
+
+} // namespace horde::nwn

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <string_view>
 
-#include "asset/validate.h"
 #include "monster.h"
 
 namespace horde::fuzz {
@@ -24,13 +23,6 @@ class MeteredAllocator final : public MeshAllocator {
   private:
     HeapMeshAllocator heap_;
 };
-
-// The skeleton file a writer put beside a mesh, for formats that keep skeletons apart.
-std::filesystem::path companionSkeleton(const std::filesystem::path& dir) {
-    for (const char* name : {"monster.sklb", "monster_skeleton.gr2"})
-        if (std::filesystem::exists(dir / name)) return dir / name;
-    return {};
-}
 } // namespace
 
 Exercise::Exercise(const Format& format) : format_(format) {
@@ -41,9 +33,9 @@ Exercise::Exercise(const Format& format) : format_(format) {
     input_ = dir_ / ("fuzz" + std::string(format.extension ? format.extension : ""));
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap, MonsterParams{2, 3, 1});
-    if (format.write &&
-        format.write(monster, dir_ / ("monster" + std::string(format.extension ? format.extension : ""))))
-        skeleton_ = companionSkeleton(dir_);
+    if (format.write)
+        if (Result<Companions> written = format.write(monster, dir_ / ("monster" + std::string(format.extension ? format.extension : ""))))
+            skeleton_ = written->skeleton;
     target_.nodes = monster.nodes;
 }
 
@@ -62,8 +54,7 @@ Outcome Exercise::run(std::span<const std::byte> bytes) const {
             out.failures.push_back({path.filename().string(), model.error().message});
             return;
         }
-        finalizeMeshes(*model);
-        (void)validateModel(*model);
+        (void)finishModel(path, *model);
     };
     load(input_, LoadOptions{});
     if (!skeleton_.empty()) {

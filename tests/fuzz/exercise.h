@@ -23,7 +23,7 @@ struct Outcome {
     uint64_t storageBytes = 0;     // the most mesh storage one role asked for
 };
 
-// The storage bound of loader.h (kStoragePerInputByte); the fuzz targets abort past it.
+// The storage bound of format.h (kStoragePerInputByte); the fuzz targets abort past it.
 bool withinStorageBound(size_t inputBytes, uint64_t storageBytes);
 
 class Exercise {

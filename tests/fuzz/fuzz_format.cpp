@@ -1,5 +1,5 @@
 // libFuzzer target for one format (HORDE_FUZZ_FORMAT): raw bytes through the decoder in every
-// role (fuzz/exercise.h), then the asset model's finalize and validate steps. A decode that asks
+// role (fuzz/exercise.h), each model then through the finish step every load ends with (format.h). A decode that asks
 // for more mesh storage than the input can justify counts as a crash. Built by the `fuzz` preset
 // with clang; run by scripts/fuzz.
 #include <cstddef>

@@ -13,7 +13,7 @@
 #include <random>
 
 #include "asset/influences.h"
-#include "emi/emi.h"
+#include "loader.h"
 #include "support/bytes.h"
 #include "support/temp_dir.h"
 

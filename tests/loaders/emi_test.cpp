@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "anim/reference.h"
-#include "emi/emi.h"
+#include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
@@ -517,12 +517,12 @@ TEST(Emi, WriterRefusesWhatEmiCannotHold) {
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap);
     monster.nodes[3].scale = glm::vec3(2.0f);
-    Status scaled = emi().write(monster, dir.path / "mk.meshb");
+    Result<Companions> scaled = emi().write(monster, dir.path / "mk.meshb");
     ASSERT_FALSE(scaled);
     EXPECT_NE(scaled.error().message.find("rest scale"), std::string::npos);
     monster.nodes[3].scale = glm::vec3(1.0f);
     monster.nodes[4].name = std::string(32, 'x');
-    Status longName = emi().write(monster, dir.path / "mk.meshb");
+    Result<Companions> longName = emi().write(monster, dir.path / "mk.meshb");
     ASSERT_FALSE(longName);
     EXPECT_NE(longName.error().message.find("1 to 31 bytes"), std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(dir.path / "mk.meshb")) << "nothing is written when the model is refused";
@@ -537,13 +537,16 @@ TEST(Emi, MonsterRoundTrips) {
     Model source = buildMonster(heap);
     for (Clip& clip : source.clips)
         std::erase_if(clip.channels, [](const Channel& c) { return c.path == ChannelPath::Scale; });
-    ASSERT_TRUE(emi().write(source, dir.path / "mk.meshb"));
+    Result<Companions> written = emi().write(source, dir.path / "mk.meshb");
+    ASSERT_TRUE(written) << written.error().message;
     for (const char* name : {"mk.meshb", "mk.sklb", "mk_walk.animb", "mk_attack.animb"})
         EXPECT_TRUE(std::filesystem::exists(dir.path / name)) << name;
 
     LoadOptions options;
     options.skeleton = dir.path / "mk.sklb";
     options.anims = {dir.path / "mk_walk.animb", dir.path / "mk_attack.animb"};
+    EXPECT_EQ(written->skeleton, options.skeleton);
+    EXPECT_EQ(written->anims, options.anims);
     Result<Model> loaded = loadModel(dir.path / "mk.meshb", options, heap);
     ASSERT_TRUE(loaded) << loaded.error().message;
     EXPECT_TRUE(loaded->warnings.empty()) << loaded->warnings[0];

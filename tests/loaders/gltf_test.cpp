@@ -12,7 +12,6 @@
 
 #include "anim/reference.h"
 #include "asset/validate.h"
-#include "gltf/gltf.h"
 #include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"

@@ -8,9 +8,9 @@
 #include <fstream>
 
 #include "anim/reference.h"
-#include "grimrock/grimrock.h"
+#include "asset/axes.h"
+#include "loader.h"
 #include "monster.h"
-#include "render/view.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
 
@@ -477,11 +477,13 @@ TEST(Grimrock, MonsterRoundTrips) {
     Model source = buildMonster(allocator);
     TempDir dir;
     std::filesystem::path path = dir.path / "m.model";
-    Status written = grimrock().write(source, path);
+    Result<Companions> written = grimrock().write(source, path);
     ASSERT_TRUE(written) << written.error().message;
     LoadOptions options;
     options.anims = {dir.path / "m_walk.animation", dir.path / "m_attack.animation"};
     for (const auto& anim : options.anims) ASSERT_TRUE(std::filesystem::exists(anim)) << anim;
+    EXPECT_EQ(written->anims, options.anims);
+    EXPECT_TRUE(written->skeleton.empty());
     Result<Model> loaded = loadModel(path, options, allocator);
     ASSERT_TRUE(loaded) << loaded.error().message;
     EXPECT_TRUE(loaded->warnings.empty()) << loaded->warnings.front();

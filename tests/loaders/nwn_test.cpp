@@ -9,8 +9,8 @@
 #include <map>
 
 #include "anim/reference.h"
+#include "loader.h"
 #include "monster.h"
-#include "nwn/controllers.h"
 #include "nwn/nwn.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
@@ -365,7 +365,7 @@ TEST(Nwn, MonsterRoundTrips) {
     dropNonUniformScale(source);
     TempDir dir;
     std::filesystem::path path = dir.path / "m.mdl";
-    Status written = mdlFormat().write(source, path);
+    Result<Companions> written = mdlFormat().write(source, path);
     ASSERT_TRUE(written) << written.error().message;
     Result<Model> loaded = loadModel(path, {}, allocator);
     ASSERT_TRUE(loaded) << loaded.error().message;

@@ -13,10 +13,10 @@
 #include <glm/gtc/packing.hpp>
 
 #include "anim/reference.h"
+#include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
-#include "swtor/gawb.h"
 #include "swtor/swtor.h"
 
 using namespace horde;
@@ -413,8 +413,11 @@ TEST(Swtor, MonsterRoundTrip) {
     Model monster = buildMonster(heap);
     auto dir = tempDir("monster");
     auto path = dir / "monster.gr2";
-    ASSERT_TRUE(swtorFormat().write(monster, path));
+    Result<Companions> written = swtorFormat().write(monster, path);
+    ASSERT_TRUE(written) << written.error().message;
     ASSERT_TRUE(std::filesystem::exists(dir / "monster_skeleton.gr2"));
+    EXPECT_EQ(written->skeleton, dir / "monster_skeleton.gr2");
+    EXPECT_TRUE(written->anims.empty());
     LoadOptions options;
     options.skeleton = dir / "monster_skeleton.gr2";
     Result<Model> back = loadModel(path, options, heap);

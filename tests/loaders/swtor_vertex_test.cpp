@@ -12,9 +12,7 @@
 
 #include "asset/mesh_storage.h"
 #include "index_copy.h"
-#include "swtor/gawb.h"
-#include "swtor/mesh_decode.h"
-#include "swtor/vertex_decode.h"
+#include "swtor/swtor.h"
 
 using namespace horde;
 using namespace horde::swtor;

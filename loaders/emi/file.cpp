@@ -1,0 +1,43 @@
+#include "emi/emi.h"
+
+#include <cctype>
+
+namespace horde::emi {
+
+std::string extension(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+std::string readString(Reader& r, std::string_view field) {
+    uint32_t length = r.u32(field);
+    if (!r.fits(length, 1, field)) return {};
+    std::string out;
+    for (std::byte b : r.bytes(length, field)) {
+        if (b == std::byte{0}) break;
+        out += char(b);
+    }
+    return out;
+}
+
+namespace {
+std::string lowered(std::string_view name) {
+    std::string out(name);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+} // namespace
+
+NameIndex::NameIndex(const Model& model) {
+    for (size_t n = 0; n < model.nodes.size(); ++n) add(model.nodes[n].name, int32_t(n));
+}
+
+bool NameIndex::add(std::string_view name, int32_t node) { return nodes_.emplace(lowered(name), node).second; }
+
+int32_t NameIndex::find(std::string_view name) const {
+    auto it = nodes_.find(lowered(name));
+    return it == nodes_.end() ? -1 : it->second;
+}
+
+} // namespace horde::emi

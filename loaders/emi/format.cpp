@@ -1,0 +1,31 @@
+// The EMI format entry: detection, which goes by extension and checks that the first fields are
+// plausible (the files carry no magic), and the readers and writer behind the Format.
+#include "emi/emi.h"
+
+namespace horde {
+
+namespace {
+// A .meshb or .animb opens with a name: a length that counts the NUL, then the bytes.
+bool plausibleName(std::span<const std::byte> bytes) {
+    Reader r(bytes, "");
+    uint32_t length = r.u32("");
+    return r.ok() && length >= 1 && length <= 4096 && r.fits(length, 1, "") && bytes[4 + length - 1] == std::byte{0};
+}
+
+bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    std::string ext = emi::extension(path);
+    if (ext == ".meshb" || ext == ".animb") return plausibleName(bytes);
+    if (ext != ".sklb") return false;
+    Reader r(bytes, "");
+    uint32_t joints = r.u32("");
+    return r.ok() && joints > 0 && r.fits(joints, 92, "");
+}
+} // namespace
+
+const Format& emiFormat() {
+    static const Format format{"emi", "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
+                               detect, emi::load, emi::readClips, emi::write, ".meshb"};
+    return format;
+}
+
+} // namespace horde

@@ -1,0 +1,61 @@
+#pragma once
+// What one file format implements (loaders/<id>/format.cpp) and what every format shares: the
+// options of a load, the cap on the storage a decode may ask for, what a writer reports, and the
+// finish step every decoded model goes through. Includes no format; the front door that picks
+// one, loader.h, does.
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "asset/model.h"
+#include "core/result.h"
+
+namespace horde {
+
+// What a decoder may allocate for mesh storage (and, separately, for animation keys): at most
+// kStoragePerInputByte bytes per byte of its input, plus kStorageSlack. A Grimrock vertex can sit
+// in one byte of the file and take 80 bytes of storage; anything far beyond that means a count or
+// a shared structure was trusted. glTF checks it as it decodes (meshes placed on many nodes are
+// stored once per node); the other formats stay within it by checking every count against the
+// bytes that hold its elements, and NWN and SWTOR also what structures pointing at the same bytes
+// add up to (a Budget of the reader, reader.h). The fuzz targets hold every decode to it.
+constexpr uint64_t kStoragePerInputByte = 128;
+constexpr uint64_t kStorageSlack = uint64_t(1) << 20;
+
+struct LoadOptions {
+    std::filesystem::path skeleton;                 // formats whose skeleton is a separate file
+    std::vector<std::filesystem::path> anims;       // animation files bound to the model's nodes
+    std::vector<std::filesystem::path> searchPaths; // where referenced files (supermodels) may be
+};
+
+// The files a writer put beside the one it was given: loading that file with this skeleton and
+// these animation files gives the model back whole. Empty for formats of one file.
+struct Companions {
+    std::filesystem::path skeleton;
+    std::vector<std::filesystem::path> anims;
+};
+
+// A format's entry. `detect` looks at the bytes (and name). `load` decodes a model, reading
+// options.skeleton itself where the format keeps skeletons apart. `loadClips` (may be null)
+// decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
+// writes a model in the format; formats of several files derive their names from `path` and
+// report them.
+struct Format {
+    const char* id;
+    const char* description;
+    bool (*detect)(const std::filesystem::path& path, std::span<const std::byte> bytes);
+    Result<Model> (*load)(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                          const LoadOptions& options, MeshAllocator& allocator);
+    Result<std::vector<Clip>> (*loadClips)(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                           Model& target);
+    Result<Companions> (*write)(const Model& model, const std::filesystem::path& path);
+    const char* extension = nullptr; // of the main file the writer writes, e.g. ".model"
+};
+
+// Every format's last step, after its decode and the clips bound to it: binds weightless
+// vertices rigidly and computes bounds (finalizeMeshes), then checks the model's invariants
+// (validateModel), the error naming `path`. loadModel and the fuzz targets both run it.
+Status finishModel(const std::filesystem::path& path, Model& model);
+
+} // namespace horde

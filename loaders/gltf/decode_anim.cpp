@@ -1,0 +1,105 @@
+#include "gltf/gltf.h"
+
+#include <algorithm>
+
+#include "format.h"
+
+namespace horde::gltf {
+
+namespace {
+Result<Interpolation> interpolation(const std::string& name, const std::string& field) {
+    if (name == "LINEAR" || name.empty()) return Interpolation::Linear;
+    if (name == "STEP") return Interpolation::Step;
+    if (name == "CUBICSPLINE") return Interpolation::CubicSpline;
+    return Error{field + ": unknown sampler interpolation '" + name + "'"};
+}
+
+Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Animation& anim,
+                              const tinygltf::AnimationChannel& ch, ChannelPath path, uint32_t node,
+                              const std::string& field, Budget& keys) {
+    if (ch.sampler < 0 || size_t(ch.sampler) >= anim.samplers.size())
+        return Error{field + ": sampler " + std::to_string(ch.sampler) + " out of range"};
+    const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+    Result<Interpolation> interp = interpolation(s.interpolation, field);
+    if (!interp) return interp.error();
+    Result<AccessorView> input =
+        view(gltf, s.input, TINYGLTF_TYPE_SCALAR, {TINYGLTF_COMPONENT_TYPE_FLOAT}, field + " input");
+    if (!input) return input.error();
+    bool rotation = path == ChannelPath::Rotation;
+    // Rotations may be normalized integers (glTF "Animations": sampler outputs).
+    auto output = rotation ? view(gltf, s.output, TINYGLTF_TYPE_VEC4,
+                                  {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE,
+                                   TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_SHORT,
+                                   TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                  field + " output")
+                           : view(gltf, s.output, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT},
+                                  field + " output");
+    if (!output) return output.error();
+    size_t perKey = *interp == Interpolation::CubicSpline ? 3 : 1;
+    if (input->count == 0) return Error{field + ": sampler has no keys"};
+    if (output->count != input->count * perKey)
+        return Error{field + ": output has " + std::to_string(output->count) + " values for " +
+                     std::to_string(input->count) + " keys (" + s.interpolation + " needs " +
+                     std::to_string(perKey) + " per key)"};
+    uint64_t bytes = input->count * sizeof(float) + output->count * sizeof(glm::vec4);
+    if (!keys.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + keys.reason()};
+    Channel c;
+    c.node = node;
+    c.path = path;
+    c.interpolation = *interp;
+    c.times.resize(input->count);
+    for (size_t k = 0; k < input->count; ++k)
+        c.times[k] = input->get(k, 0);
+    c.values.resize(output->count);
+    for (size_t k = 0; k < output->count; ++k)
+        c.values[k] = output->vec4(k);
+    return c;
+}
+} // namespace
+
+Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::vector<int32_t>& nodeOf,
+                                      std::vector<std::string>& warnings, Budget& keys) {
+    std::vector<Clip> clips;
+    for (size_t a = 0; a < gltf.animations.size(); ++a) {
+        const tinygltf::Animation& anim = gltf.animations[a];
+        Clip clip;
+        clip.name = anim.name.empty() ? "animation" + std::to_string(a) : anim.name;
+        std::string where = "animation " + std::to_string(a) + " '" + clip.name + "'";
+        for (size_t i = 0; i < anim.channels.size(); ++i) {
+            const tinygltf::AnimationChannel& ch = anim.channels[i];
+            std::string field = where + " channel " + std::to_string(i);
+            if (ch.target_node < 0) continue; // targets defined by extensions: nothing horde animates
+            if (size_t(ch.target_node) >= nodeOf.size())
+                return Error{field + ": target node " + std::to_string(ch.target_node) + " out of range"};
+            int32_t node = nodeOf[ch.target_node];
+            if (node < 0)
+                return Error{field + ": target node " + std::to_string(ch.target_node) +
+                             " is not in the model"};
+            ChannelPath path;
+            if (ch.target_path == "translation")
+                path = ChannelPath::Translation;
+            else if (ch.target_path == "rotation")
+                path = ChannelPath::Rotation;
+            else if (ch.target_path == "scale")
+                path = ChannelPath::Scale;
+            else {
+                warnings.push_back(field + ": '" + ch.target_path +
+                                   "' channels (morph weights) are not animated by horde");
+                continue;
+            }
+            Result<Channel> c = decodeChannel(gltf, anim, ch, path, uint32_t(node), field, keys);
+            if (!c) return c.error();
+            clip.duration = std::max(clip.duration, c->times.back());
+            clip.channels.push_back(std::move(*c));
+        }
+        // A clip written by horde with a hold after its last key says how long it is.
+        if (anim.extras.Has("duration") && anim.extras.Get("duration").IsNumber()) {
+            double d = anim.extras.Get("duration").GetNumberAsDouble();
+            if (d > clip.duration && d < 1e9) clip.duration = float(d);
+        }
+        clips.push_back(std::move(clip));
+    }
+    return clips;
+}
+
+} // namespace horde::gltf

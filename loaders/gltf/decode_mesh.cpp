@@ -1,0 +1,225 @@
+// glTF meshes -> horde meshes: one per primitive, or per run of primitives sharing their vertex
+// streams (as horde's own export writes them), placed once on every node that uses the mesh;
+// vertex streams decoded from checked accessors straight into the allocator.
+#include "gltf/gltf.h"
+
+#include "asset/influences.h"
+#include "asset/normals.h"
+
+namespace horde::gltf {
+
+namespace {
+constexpr std::initializer_list<int> kFloat{TINYGLTF_COMPONENT_TYPE_FLOAT};
+constexpr std::initializer_list<int> kUvTypes{TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT};
+
+int attribute(const tinygltf::Primitive& p, const std::string& name) {
+    auto it = p.attributes.find(name);
+    return it == p.attributes.end() ? -1 : it->second;
+}
+
+// The vertex streams of one horde mesh: the attributes its primitives share.
+struct Streams {
+    AccessorView position, normal, tangent, uv0, uv1;
+    std::vector<std::pair<AccessorView, AccessorView>> influences; // JOINTS_n, WEIGHTS_n
+    bool hasNormal = false, hasTangent = false;
+    uint32_t uvSets = 0;
+};
+
+Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& p, const std::string& field) {
+    Streams s;
+    Result<AccessorView> pos =
+        view(gltf, attribute(p, "POSITION"), TINYGLTF_TYPE_VEC3, kFloat, field + " POSITION");
+    if (!pos) return pos.error();
+    s.position = *pos;
+    auto optional = [&](const char* name, int type, std::initializer_list<int> types, AccessorView& out,
+                        bool& present) -> Status {
+        int index = attribute(p, name);
+        present = index >= 0;
+        if (!present) return Ok{};
+        Result<AccessorView> v = view(gltf, index, type, types, field + " " + name);
+        if (!v) return v.error();
+        if (v->count != s.position.count)
+            return Error{field + " " + name + ": " + std::to_string(v->count) + " elements for " +
+                         std::to_string(s.position.count) + " vertices"};
+        out = *v;
+        return Ok{};
+    };
+    bool uv0 = false, uv1 = false;
+    for (Status st : {optional("NORMAL", TINYGLTF_TYPE_VEC3, kFloat, s.normal, s.hasNormal),
+                      optional("TANGENT", TINYGLTF_TYPE_VEC4, kFloat, s.tangent, s.hasTangent),
+                      optional("TEXCOORD_0", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv0, uv0),
+                      optional("TEXCOORD_1", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv1, uv1)})
+        if (!st) return st.error();
+    s.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
+    for (int set = 0;; ++set) {
+        std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
+        if (attribute(p, j) < 0 || attribute(p, w) < 0) break;
+        AccessorView joints, weights;
+        bool present;
+        if (Status st =
+                optional(j.c_str(), TINYGLTF_TYPE_VEC4,
+                         {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                         joints, present);
+            !st)
+            return st.error();
+        if (Status st = optional(w.c_str(), TINYGLTF_TYPE_VEC4,
+                                 {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                  TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                 weights, present);
+            !st)
+            return st.error();
+        s.influences.emplace_back(joints, weights);
+    }
+    return s;
+}
+
+struct Group {
+    size_t first = 0, count = 0; // primitives of the glTF mesh
+};
+
+// Primitives with the same attribute accessors share one vertex array: one horde mesh.
+std::vector<Group> groups(const tinygltf::Mesh& mesh) {
+    std::vector<Group> out;
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+        if (mesh.primitives[p].mode != TINYGLTF_MODE_TRIANGLES) continue;
+        if (!out.empty() && out.back().first + out.back().count == p &&
+            mesh.primitives[out.back().first].attributes == mesh.primitives[p].attributes)
+            ++out.back().count;
+        else
+            out.push_back({p, 1});
+    }
+    return out;
+}
+
+std::string materialName(const tinygltf::Model& gltf, int material) {
+    if (material < 0 || size_t(material) >= gltf.materials.size()) return "default";
+    const std::string& name = gltf.materials[material].name;
+    return name.empty() ? "material" + std::to_string(material) : name;
+}
+
+Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const Group& g,
+                  const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,
+                  Budget& storage, Model& model) {
+    std::string field = "mesh '" + gm.name + "' primitive " + std::to_string(g.first);
+    const tinygltf::Primitive& first = gm.primitives[g.first];
+    Result<Streams> s = streams(gltf, first, field);
+    if (!s) return s.error();
+    if (s->position.count == 0 || s->position.count > 0xffffffffu)
+        return Error{field + " POSITION: no vertices"};
+    uint32_t vertices = uint32_t(s->position.count);
+    std::vector<AccessorView> indexViews;
+    uint64_t indexCount = 0;
+    for (size_t p = g.first; p < g.first + g.count; ++p) {
+        const tinygltf::Primitive& prim = gm.primitives[p];
+        std::string pf = "mesh '" + gm.name + "' primitive " + std::to_string(p) + " indices";
+        AccessorView iv;
+        if (prim.indices >= 0) {
+            Result<AccessorView> v =
+                view(gltf, prim.indices, TINYGLTF_TYPE_SCALAR,
+                     {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                      TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT},
+                     pf);
+            if (!v) return v.error();
+            iv = *v;
+        } else {
+            iv.count = vertices; // non-indexed: vertices in order (componentType 0 marks it)
+        }
+        if (iv.count % 3 != 0) return Error{pf + ": " + std::to_string(iv.count) + " is not a multiple of 3"};
+        indexCount += iv.count;
+        indexViews.push_back(iv);
+    }
+    if (indexCount > 0xffffffffu) return Error{field + ": more than 2^32 indices"};
+
+    MeshLayout layout;
+    layout.vertexCount = vertices;
+    layout.indexCount = uint32_t(indexCount);
+    layout.tangents = s->hasTangent;
+    layout.uvSets = s->uvSets;
+    layout.skinned = skin >= 0;
+    layout.index16 = vertices <= 65536;
+    const uint64_t bytes = streamOffsets(layout).total;
+    if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
+    Mesh mesh;
+    mesh.name = name;
+    mesh.node = node;
+    mesh.skin = skin;
+    mesh.storage = allocator.allocate(layout, name);
+    MeshArrays& a = mesh.arrays();
+    for (uint32_t v = 0; v < vertices; ++v) {
+        a.positions[v] = glm::vec3(s->position.vec4(v));
+        if (s->hasNormal) a.normals[v] = glm::vec3(s->normal.vec4(v));
+        if (s->hasTangent) a.tangents[v] = s->tangent.vec4(v);
+        if (s->uvSets >= 1) a.uv0[v] = glm::vec2(s->uv0.vec4(v));
+        if (s->uvSets >= 2) a.uv1[v] = glm::vec2(s->uv1.vec4(v));
+        if (!layout.skinned) continue;
+        Influence influences[16];
+        size_t n = 0;
+        for (const auto& [joints, weights] : s->influences)
+            for (int k = 0; k < 4 && n < std::size(influences); ++k)
+                influences[n++] = {joints.integer(v, k), weights.get(v, k)};
+        FourInfluences four = strongestFour(std::span(influences, n));
+        a.joints[v] = four.joints;
+        a.weights[v] = four.weights;
+    }
+    uint32_t at = 0;
+    for (size_t p = 0; p < indexViews.size(); ++p) {
+        const AccessorView& iv = indexViews[p];
+        uint32_t begin = at;
+        for (size_t i = 0; i < iv.count; ++i)
+            a.setIndex(at++, iv.componentType ? iv.getIndex(i) : uint32_t(i));
+        mesh.submeshes.push_back(
+            {materialName(gltf, gm.primitives[g.first + p].material), begin, uint32_t(iv.count)});
+    }
+    if (!s->hasNormal) faceNormals(a, glm::vec3(0, 1, 0));
+    model.meshes.push_back(std::move(mesh));
+    return Ok{};
+}
+
+} // namespace
+
+Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
+                    MeshAllocator& allocator, Budget& storage, Model& model) {
+    std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
+    std::vector<size_t> gltfOf(hordeOf.size());
+    for (size_t g = 0; g < hordeOf.size(); ++g)
+        gltfOf[hordeOf[g]] = g;
+    for (size_t g : gltfOf) {
+        const tinygltf::Node& node = gltf.nodes[g];
+        if (node.mesh < 0) continue;
+        if (size_t(node.mesh) >= gltf.meshes.size())
+            return Error{"node " + std::to_string(g) + ": mesh " + std::to_string(node.mesh) +
+                         " out of range"};
+        if (node.skin >= int(gltf.skins.size()))
+            return Error{"node " + std::to_string(g) + ": skin " + std::to_string(node.skin) +
+                         " out of range"};
+        nodesOfMesh[node.mesh].push_back(g);
+    }
+    // Meshes in the file's mesh order (horde's export order), each on every node that uses it.
+    for (size_t m = 0; m < gltf.meshes.size(); ++m) {
+        const tinygltf::Mesh& gm = gltf.meshes[m];
+        std::string base = gm.name.empty() ? "mesh" + std::to_string(m) : gm.name;
+        for (size_t p = 0; p < gm.primitives.size(); ++p)
+            if (gm.primitives[p].mode != TINYGLTF_MODE_TRIANGLES)
+                model.warnings.push_back("mesh '" + base + "' primitive " + std::to_string(p) + ": mode " +
+                                         std::to_string(gm.primitives[p].mode) +
+                                         " is not triangles; skipped");
+        if (nodesOfMesh[m].empty())
+            model.warnings.push_back("mesh '" + base + "' is not placed by any node; skipped");
+        std::vector<Group> parts = groups(gm);
+        for (size_t g : nodesOfMesh[m]) {
+            const tinygltf::Node& node = gltf.nodes[g];
+            for (size_t i = 0; i < parts.size(); ++i) {
+                std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
+                if (Status st = decodeMesh(gltf, gm, parts[i], name, uint32_t(hordeOf[g]), node.skin,
+                                           allocator, storage, model);
+                    !st)
+                    return st;
+            }
+        }
+    }
+    return Ok{};
+}
+
+} // namespace horde::gltf

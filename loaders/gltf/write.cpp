@@ -1,0 +1,370 @@
+// Model -> glTF 2.0 through tinygltf: one buffer, one bufferView per accessor, data converted into
+// glTF's right-handed Y-up metre frame (Frame, gltf.h), key times written as they are.
+#include "gltf/gltf.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <tiny_gltf.h>
+
+namespace horde::gltf {
+
+namespace {
+constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
+
+class Builder {
+  public:
+    tinygltf::Model out;
+
+    Builder() {
+        out.asset.version = "2.0";
+        out.asset.generator = "horde";
+        out.buffers.emplace_back();
+    }
+
+    // Appends `count` elements of `type` (TINYGLTF_TYPE_*) in their own bufferView.
+    int accessor(const void* data, size_t bytes, int componentType, int type, size_t count, int target,
+                 std::vector<double> min = {}, std::vector<double> max = {}) {
+        std::vector<unsigned char>& buffer = out.buffers[0].data;
+        tinygltf::BufferView view;
+        view.buffer = 0;
+        view.byteOffset = buffer.size();
+        view.byteLength = bytes;
+        view.target = target;
+        const auto* raw = static_cast<const unsigned char*>(data);
+        buffer.insert(buffer.end(), raw, raw + bytes);
+        buffer.resize((buffer.size() + 3) & ~size_t(3), 0); // every view starts 4-byte aligned
+        out.bufferViews.push_back(view);
+        tinygltf::Accessor a;
+        a.bufferView = int(out.bufferViews.size() - 1);
+        a.componentType = componentType;
+        a.type = type;
+        a.count = count;
+        a.minValues = std::move(min);
+        a.maxValues = std::move(max);
+        out.accessors.push_back(std::move(a));
+        return int(out.accessors.size() - 1);
+    }
+
+    template <int N> int floats(const std::vector<glm::vec<N, float>>& v, int type, int target, bool bounds) {
+        std::vector<double> lo, hi;
+        if (bounds && !v.empty()) {
+            lo.assign(N, 1e300);
+            hi.assign(N, -1e300);
+            for (const auto& e : v)
+                for (int c = 0; c < N; ++c) {
+                    lo[c] = std::min(lo[c], double(e[c]));
+                    hi[c] = std::max(hi[c], double(e[c]));
+                }
+        }
+        return accessor(v.data(), v.size() * sizeof(v[0]), TINYGLTF_COMPONENT_TYPE_FLOAT, type, v.size(),
+                        target, std::move(lo), std::move(hi));
+    }
+
+    // Key times shared by every channel keyed at the same instants (the monster's 30 fps keys).
+    int times(const std::vector<float>& t) {
+        auto [it, added] = timeAccessors_.try_emplace(t, 0);
+        if (added) {
+            auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+            it->second = accessor(t.data(), t.size() * sizeof(float), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                  TINYGLTF_TYPE_SCALAR, t.size(), 0, {double(*lo)}, {double(*hi)});
+        }
+        return it->second;
+    }
+
+    int material(const std::string& name) {
+        auto [it, added] = materials_.try_emplace(name, int(out.materials.size()));
+        if (added) {
+            tinygltf::Material m;
+            m.name = name;
+            m.doubleSided = false;
+            out.materials.push_back(std::move(m));
+        }
+        return it->second;
+    }
+
+  private:
+    std::map<std::vector<float>, int> timeAccessors_;
+    std::map<std::string, int> materials_;
+};
+
+// Vertex streams shared by all of a mesh's primitives (one primitive per submesh).
+std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame& f) {
+    const MeshArrays& a = mesh.arrays();
+    const MeshLayout& layout = mesh.layout();
+    std::map<std::string, int> attrs;
+    std::vector<glm::vec3> v3(layout.vertexCount);
+    for (size_t i = 0; i < v3.size(); ++i)
+        v3[i] = f.point(a.positions[i]);
+    attrs["POSITION"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, true);
+    for (size_t i = 0; i < v3.size(); ++i) {
+        glm::vec3 n = f.direction(a.normals[i]);
+        float len = glm::length(n);
+        v3[i] = len > 0.0f ? n / len : glm::vec3(0, 1, 0); // glTF requires unit normals
+    }
+    attrs["NORMAL"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, false);
+    if (layout.tangents) {
+        std::vector<glm::vec4> t(layout.vertexCount);
+        for (size_t i = 0; i < t.size(); ++i) {
+            glm::vec3 d = f.direction(glm::vec3(a.tangents[i]));
+            float len = glm::length(d);
+            t[i] = glm::vec4(len > 0.0f ? d / len : glm::vec3(1, 0, 0),
+                             a.tangents[i].w < 0.0f ? -f.determinant : f.determinant);
+        }
+        attrs["TANGENT"] = b.floats(t, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
+    }
+    if (layout.uvSets >= 1)
+        attrs["TEXCOORD_0"] = b.floats(std::vector<glm::vec2>(a.uv0.begin(), a.uv0.end()), TINYGLTF_TYPE_VEC2,
+                                       kArrayBuffer, false);
+    if (layout.uvSets >= 2)
+        attrs["TEXCOORD_1"] = b.floats(std::vector<glm::vec2>(a.uv1.begin(), a.uv1.end()), TINYGLTF_TYPE_VEC2,
+                                       kArrayBuffer, false);
+    if (mesh.skinned()) {
+        // glTF forbids a joint twice in one vertex: its weights are summed into one slot (the
+        // same blend), and unweighted slots name joint 0.
+        std::vector<glm::u16vec4> joints(layout.vertexCount, glm::u16vec4(0));
+        std::vector<glm::vec4> weights(layout.vertexCount, glm::vec4(0.0f));
+        for (size_t i = 0; i < joints.size(); ++i) {
+            int used = 0;
+            for (int k = 0; k < 4; ++k) {
+                if (!(a.weights[i][k] > 0.0f)) continue;
+                int slot = 0;
+                while (slot < used && joints[i][slot] != a.joints[i][k])
+                    ++slot;
+                if (slot == used) joints[i][used++] = a.joints[i][k];
+                weights[i][slot] += a.weights[i][k];
+            }
+        }
+        attrs["JOINTS_0"] = b.accessor(joints.data(), joints.size() * sizeof(joints[0]),
+                                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4,
+                                       joints.size(), kArrayBuffer);
+        attrs["WEIGHTS_0"] = b.floats(weights, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
+    }
+    return attrs;
+}
+
+int indices(Builder& b, const Mesh& mesh, const Submesh& s, bool flip) {
+    const MeshArrays& a = mesh.arrays();
+    auto at = [&](uint32_t i) {
+        uint32_t corner = i % 3;
+        if (flip && corner != 0) corner = 3 - corner; // swap the 2nd and 3rd corner of each triangle
+        return a.index(s.firstIndex + i - i % 3 + corner);
+    };
+    if (mesh.layout().index16) {
+        std::vector<uint16_t> v(s.indexCount);
+        for (uint32_t i = 0; i < s.indexCount; ++i)
+            v[i] = uint16_t(at(i));
+        return b.accessor(v.data(), v.size() * 2, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                          TINYGLTF_TYPE_SCALAR, v.size(), kElementArrayBuffer);
+    }
+    std::vector<uint32_t> v(s.indexCount);
+    for (uint32_t i = 0; i < s.indexCount; ++i)
+        v[i] = at(i);
+    return b.accessor(v.data(), v.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
+                      v.size(), kElementArrayBuffer);
+}
+
+std::vector<double> vec(glm::vec3 v) {
+    return {v.x, v.y, v.z};
+}
+
+void writeNodes(Builder& b, const Model& model, const Frame& f) {
+    for (const Node& n : model.nodes) {
+        tinygltf::Node node;
+        node.name = n.name;
+        glm::vec3 t = f.point(n.translation), s = f.scale(n.scale);
+        glm::vec4 r = f.rotation(glm::vec4(n.rotation.x, n.rotation.y, n.rotation.z, n.rotation.w));
+        if (t != glm::vec3(0.0f)) node.translation = vec(t);
+        if (r != glm::vec4(0, 0, 0, 1)) node.rotation = {r.x, r.y, r.z, r.w};
+        if (s != glm::vec3(1.0f)) node.scale = vec(s);
+        b.out.nodes.push_back(std::move(node));
+    }
+    tinygltf::Scene scene;
+    for (size_t i = 0; i < model.nodes.size(); ++i) {
+        int32_t parent = model.nodes[i].parent;
+        if (parent < 0)
+            scene.nodes.push_back(int(i));
+        else
+            b.out.nodes[parent].children.push_back(int(i));
+    }
+    b.out.scenes.push_back(std::move(scene));
+    b.out.defaultScene = 0;
+}
+
+void writeSkins(Builder& b, const Model& model, const Frame& f) {
+    for (const Skin& skin : model.skins) {
+        tinygltf::Skin s;
+        std::vector<glm::mat4> ibm;
+        for (size_t j = 0; j < skin.joints.size(); ++j) {
+            s.joints.push_back(int(skin.joints[j]));
+            ibm.push_back(f.matrix(skin.inverseBind[j]));
+        }
+        s.inverseBindMatrices = b.accessor(ibm.data(), ibm.size() * sizeof(glm::mat4),
+                                           TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, ibm.size(), 0);
+        b.out.skins.push_back(std::move(s));
+    }
+}
+
+Status writeMeshes(Builder& b, const Model& model, const Frame& f) {
+    // glTF puts one mesh on a node: horde meshes sharing a node become primitives of one glTF mesh.
+    std::map<uint32_t, int> meshOfNode;
+    for (const Mesh& mesh : model.meshes) {
+        tinygltf::Node& node = b.out.nodes[mesh.node];
+        auto [it, added] = meshOfNode.try_emplace(mesh.node, int(b.out.meshes.size()));
+        if (added) {
+            tinygltf::Mesh m;
+            m.name = mesh.name;
+            b.out.meshes.push_back(std::move(m));
+            node.mesh = it->second;
+            node.skin = mesh.skin;
+        } else if (node.skin != mesh.skin) {
+            return Error{"mesh '" + mesh.name +
+                         "': glTF cannot put meshes of different skins on one node ('" +
+                         model.nodes[mesh.node].name + "')"};
+        }
+        std::map<std::string, int> attrs = attributes(b, mesh, f);
+        for (const Submesh& s : mesh.submeshes) {
+            tinygltf::Primitive p;
+            p.attributes = attrs;
+            p.indices = indices(b, mesh, s, f.flipWinding);
+            p.material = b.material(s.material);
+            p.mode = TINYGLTF_MODE_TRIANGLES;
+            b.out.meshes[it->second].primitives.push_back(std::move(p));
+        }
+    }
+    return Ok{};
+}
+
+glm::vec4 convert(const Frame& f, ChannelPath path, glm::vec4 v) {
+    switch (path) {
+    case ChannelPath::Translation:
+        return glm::vec4(f.point(glm::vec3(v)), 0.0f);
+    case ChannelPath::Rotation:
+        return f.rotation(v);
+    case ChannelPath::Scale:
+        return glm::vec4(f.scale(glm::vec3(v)), 0.0f);
+    }
+    return v;
+}
+
+// Grimrock wraps the last key back into the first over the clip's tail; glTF holds the last key.
+// One extra key at `duration` equal to the first makes glTF's hold the same motion (the tail is
+// a straight blend, which for CubicSpline means tangents equal to the chord).
+void appendWrapKey(const Clip& clip, Channel& c) {
+    float tail = clip.duration - c.times.back();
+    if (clip.end != ClipEnd::WrapToFirst || c.interpolation == Interpolation::Step || !(tail > 0.0f)) return;
+    bool cubic = c.interpolation == Interpolation::CubicSpline;
+    size_t stride = cubic ? 3 : 1, value = cubic ? 1 : 0;
+    glm::vec4 last = c.values[(c.times.size() - 1) * stride + value], first = c.values[value];
+    // The reference blends along the shorter arc; the sign-matched quaternion is the same rotation.
+    if (c.path == ChannelPath::Rotation && glm::dot(last, first) < 0.0f) first = -first;
+    c.times.push_back(clip.duration);
+    if (!cubic) {
+        c.values.push_back(first);
+        return;
+    }
+    glm::vec4 chord = (first - last) / tail;
+    c.values.back() = chord; // out-tangent of the former last key
+    c.values.insert(c.values.end(), {chord, first, glm::vec4(0.0f)});
+}
+
+// glTF needs strictly increasing key times; horde allows repeats, which formats without stepped
+// keys (NWN) use to jump. A linear channel that is constant between its jumps is exactly a STEP
+// channel; a stepped channel never shows any but the last key of a repeat; anything else keeps
+// the first and last key of each repeat and moves the first one float step earlier.
+void strictTimes(Channel& c, bool wraps) {
+    size_t stride = c.interpolation == Interpolation::CubicSpline ? 3 : 1, n = c.times.size();
+    bool repeats = false;
+    for (size_t k = 1; k < n; ++k)
+        repeats = repeats || !(c.times[k] > c.times[k - 1]);
+    if (!repeats) return;
+    bool stepped = c.interpolation == Interpolation::Step;
+    if (c.interpolation == Interpolation::Linear && !wraps) { // a wrapping tail blends: not a step
+        stepped = true;
+        for (size_t k = 1; k < n; ++k)
+            if (c.times[k] > c.times[k - 1] && c.values[k] != c.values[k - 1]) stepped = false;
+    }
+    Channel out = c;
+    out.times.clear();
+    out.values.clear();
+    for (size_t k = 0; k < n; ++k) {
+        bool lastOfRun = k + 1 == n || c.times[k + 1] > c.times[k];
+        bool firstOfRun = k == 0 || c.times[k] > c.times[k - 1];
+        float t = c.times[k];
+        if (stepped ? !lastOfRun : !(firstOfRun || lastOfRun)) continue;
+        if (!stepped && firstOfRun && !lastOfRun) t = std::nextafter(t, -HUGE_VALF);
+        if (!out.times.empty() && !(t > out.times.back())) continue;
+        out.times.push_back(t);
+        out.values.insert(out.values.end(), c.values.begin() + long(k * stride),
+                          c.values.begin() + long((k + 1) * stride));
+    }
+    if (stepped) out.interpolation = Interpolation::Step;
+    c = std::move(out);
+}
+
+const char* pathName(ChannelPath p) {
+    return p == ChannelPath::Translation ? "translation" : p == ChannelPath::Rotation ? "rotation" : "scale";
+}
+
+const char* interpolationName(Interpolation i) {
+    return i == Interpolation::Linear ? "LINEAR" : i == Interpolation::Step ? "STEP" : "CUBICSPLINE";
+}
+
+void writeClips(Builder& b, const Model& model, const Frame& f) {
+    for (const Clip& clip : model.clips) {
+        tinygltf::Animation anim;
+        anim.name = clip.name;
+        float lastKey = 0.0f;
+        for (Channel c : clip.channels) {
+            strictTimes(c, clip.end == ClipEnd::WrapToFirst);
+            appendWrapKey(clip, c);
+            lastKey = std::max(lastKey, c.times.back());
+            tinygltf::AnimationSampler sampler;
+            sampler.input = b.times(c.times);
+            sampler.interpolation = interpolationName(c.interpolation);
+            bool rotation = c.path == ChannelPath::Rotation;
+            if (rotation) {
+                std::vector<glm::vec4> v;
+                for (glm::vec4 value : c.values)
+                    v.push_back(convert(f, c.path, value));
+                sampler.output = b.floats(v, TINYGLTF_TYPE_VEC4, 0, false);
+            } else {
+                std::vector<glm::vec3> v;
+                for (glm::vec4 value : c.values)
+                    v.push_back(glm::vec3(convert(f, c.path, value)));
+                sampler.output = b.floats(v, TINYGLTF_TYPE_VEC3, 0, false);
+            }
+            anim.samplers.push_back(std::move(sampler));
+            tinygltf::AnimationChannel channel;
+            channel.sampler = int(anim.samplers.size() - 1);
+            channel.target_node = int(c.node);
+            channel.target_path = pathName(c.path);
+            anim.channels.push_back(std::move(channel));
+        }
+        // glTF's clip ends at its last key; a longer horde clip keeps its length for horde readers.
+        if (clip.duration > lastKey) {
+            tinygltf::Value::Object extras{{"duration", tinygltf::Value(double(clip.duration))}};
+            anim.extras = tinygltf::Value(std::move(extras));
+        }
+        b.out.animations.push_back(std::move(anim));
+    }
+}
+} // namespace
+
+Status write(const Model& model, const std::filesystem::path& path) {
+    Frame f = frameOf(model.axes);
+    Builder b;
+    writeNodes(b, model, f);
+    writeSkins(b, model, f);
+    if (Status st = writeMeshes(b, model, f); !st) return Error{path.string() + ": " + st.error().message};
+    writeClips(b, model, f);
+    b.out.buffers[0].data.resize(std::max<size_t>(b.out.buffers[0].data.size(), 4), 0);
+    bool binary = path.extension() == ".glb";
+    tinygltf::TinyGLTF writer;
+    if (!writer.WriteGltfSceneToFile(&b.out, path.string(), true, true, !binary, binary))
+        return Error{path.string() + ": cannot write"};
+    return Ok{};
+}
+
+} // namespace horde::gltf

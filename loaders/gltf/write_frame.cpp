@@ -1,0 +1,36 @@
+#include "gltf/gltf.h"
+
+#include <cmath>
+
+#include "asset/axes.h"
+
+namespace horde::gltf {
+
+glm::vec4 Frame::rotation(glm::vec4 q) const {
+    glm::vec3 axis = permutation * glm::vec3(q) * determinant;
+    return {axis, q.w};
+}
+
+glm::vec3 Frame::scale(glm::vec3 s) const {
+    glm::vec3 permuted = permutation * s;
+    return {std::abs(permuted.x), std::abs(permuted.y), std::abs(permuted.z)};
+}
+
+glm::mat4 Frame::matrix(const glm::mat4& m) const {
+    // (P s) m (P s)^-1: the linear part is conjugated by P, the translation converted as a point.
+    glm::mat3 linear = permutation * glm::mat3(m) * glm::transpose(permutation);
+    glm::mat4 out(linear);
+    out[3] = glm::vec4(point(glm::vec3(m[3])), 1.0f);
+    return out;
+}
+
+Frame frameOf(const Axes& axes) {
+    Frame f;
+    f.permutation = glm::mat3(axesToWorld(axes));
+    f.determinant = axes.leftHanded ? -1.0f : 1.0f;
+    f.metres = axes.metresPerUnit;
+    f.flipWinding = frontFaceClockwise(axes);
+    return f;
+}
+
+} // namespace horde::gltf

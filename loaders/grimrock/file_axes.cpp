@@ -1,0 +1,38 @@
+#include "grimrock/grimrock.h"
+
+#include "asset/axes.h"
+
+namespace horde::grimrock {
+
+Conversion toFileAxes(const Axes& source) {
+    const Axes file = fileAxes();
+    Conversion c;
+    c.axes = glm::dmat3(glm::inverse(glm::mat3(axesToWorld(file))) * glm::mat3(axesToWorld(source)));
+    c.flipWinding = frontFaceClockwise(source) != frontFaceClockwise(file);
+    return c;
+}
+
+Conversion fromFileAxes(const Axes& target) {
+    Conversion c = toFileAxes(target);
+    c.axes = glm::transpose(c.axes); // a signed permutation's inverse
+    return c;
+}
+
+glm::dmat4 Conversion::transform(const glm::dmat4& m) const {
+    glm::dmat4 c(axes);
+    return c * m * glm::transpose(c);
+}
+
+TrsD Conversion::trs(const TrsD& source) const {
+    TrsD out;
+    out.translation = axes * source.translation;
+    // Conjugating by a signed permutation keeps a rotation proper and permutes the scale axes.
+    out.rotation = glm::normalize(glm::quat_cast(axes * glm::mat3_cast(source.rotation) * glm::transpose(axes)));
+    glm::dmat3 magnitude = axes;
+    for (int col = 0; col < 3; ++col)
+        for (int row = 0; row < 3; ++row) magnitude[col][row] = std::abs(axes[col][row]);
+    out.scale = magnitude * source.scale;
+    return out;
+}
+
+} // namespace horde::grimrock

@@ -1,0 +1,94 @@
+#include "nwn/nwn.h"
+
+#include <cstdlib>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace horde::nwn {
+
+namespace {
+constexpr const char* kAnimationScaleExtra = "animation scale";
+
+glm::mat4 local(const Node& n) {
+    return glm::translate(glm::mat4(1.0f), n.translation) * glm::mat4_cast(n.rotation) * glm::scale(glm::mat4(1.0f), n.scale);
+}
+
+bool buildNodes(File& file, const std::vector<RawNode>& raw, Model& model) {
+    size_t keyed = 0;
+    for (const RawNode& r : raw) {
+        Node node;
+        node.name = r.name;
+        node.parent = r.parent;
+        std::vector<Track> tracks;
+        if (!readTracks(file, r, tracks)) return false;
+        for (const Track& t : tracks) {
+            if (t.times.size() > 1) ++keyed;
+            glm::vec4 v = t.first();
+            switch (t.path) {
+            case ChannelPath::Translation: node.translation = glm::vec3(v); break;
+            case ChannelPath::Rotation: {
+                glm::quat q(v.w, v.x, v.y, v.z);
+                node.rotation = glm::length(q) > 0.0f ? glm::normalize(q) : glm::quat(1, 0, 0, 0);
+                break;
+            }
+            case ChannelPath::Scale: node.scale = glm::vec3(v.x); break;
+            }
+        }
+        model.nodes.push_back(std::move(node));
+    }
+    if (keyed > 0)
+        model.warnings.push_back(std::to_string(keyed) + " controllers of the model geometry have several keys; the first key is the rest value");
+    return true;
+}
+
+void reportNode(const RawNode& r, Model& model) {
+    if (r.flags & kHasLight) model.extras.push_back({"light", r.name, "point light (not lit by horde)"});
+    if (r.flags & kHasEmitter) model.extras.push_back({"emitter", r.name, "particle emitter (not simulated)"});
+    if (r.flags & kHasReference) model.extras.push_back({"reference", r.name, "attaches another model (not loaded)"});
+    if (r.flags & kHasCamera) model.extras.push_back({"camera", r.name, "camera node"});
+    if (r.flags & kHasDangly) model.extras.push_back({"dangly", r.name, "danglymesh drawn rigid (no dangle physics)"});
+    if (r.flags & kHasAnim) model.extras.push_back({"animmesh", r.name, "vertex animation not played"});
+    if (r.flags & kHasUnknown) model.extras.push_back({"unknown", r.name, "node flag 0x400: drawn as a trimesh"});
+}
+
+} // namespace
+
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
+                        MeshAllocator& allocator) {
+    File file(bytes, path);
+    ModelHeader header;
+    std::vector<RawNode> raw;
+    if (!file.open() || !readModelHeader(file, header) || !walkTree(file, header.root, raw)) return file.error();
+    Model model;
+    model.format = "nwn";
+    model.axes.up = Axes::Up::Z;
+    model.axes.metresPerUnit = 1.0f;
+    if (!buildNodes(file, raw, model)) return file.error();
+    std::vector<glm::mat4> restModel(model.nodes.size());
+    for (size_t n = 0; n < model.nodes.size(); ++n)
+        restModel[n] = model.nodes[n].parent < 0 ? local(model.nodes[n]) : restModel[size_t(model.nodes[n].parent)] * local(model.nodes[n]);
+    for (uint32_t n = 0; n < raw.size(); ++n) {
+        reportNode(raw[n], model);
+        if ((raw[n].flags & kHasMesh) && !decodeMesh(file, raw, n, restModel, model, allocator)) return file.error();
+    }
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%.9g", header.animationScale);
+    model.extras.push_back({kAnimationScaleExtra, "", scale});
+    if (!readClips(file, header, 1.0f, model, model.clips)) return file.error();
+    if (Status st = inheritClips(path, header, options, model); !st) return st.error();
+    return model;
+}
+
+Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
+    // Positions are played at the target's animation scale when it is an NWN model.
+    float scale = 1.0f;
+    for (const Extra& e : target.extras)
+        if (e.kind == kAnimationScaleExtra) scale = std::strtof(e.detail.c_str(), nullptr);
+    File file(bytes, path);
+    ModelHeader header;
+    std::vector<Clip> clips;
+    if (!file.open() || !readModelHeader(file, header) || !readClips(file, header, scale, target, clips)) return file.error();
+    return clips;
+}
+
+} // namespace horde::nwn

@@ -1,0 +1,199 @@
+#include "nwn/nwn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <unordered_map>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "asset/axes.h"
+
+namespace horde::nwn {
+
+AxisChange toNwnAxes(const Axes& source) {
+    Axes file;
+    file.up = Axes::Up::Z;
+    AxisChange c;
+    c.axes = glm::inverse(glm::mat3(axesToWorld(file))) * glm::mat3(axesToWorld(source));
+    c.determinant = glm::determinant(c.axes) < 0.0f ? -1.0f : 1.0f;
+    c.flipWinding = frontFaceClockwise(source) != frontFaceClockwise(file);
+    return c;
+}
+
+namespace {
+constexpr size_t kMaxName = 31;         // node names are char[32]
+constexpr size_t kMaxPieceVertices = 65535;
+
+struct Draft {
+    std::vector<PlannedNode> nodes; // index 0: the root the writer adds
+    std::vector<MeshPiece> pieces;
+    std::vector<std::vector<uint32_t>> pieceBones; // model nodes, before the file order is known
+};
+
+std::vector<uint32_t> boneNodes(const Model& model, const Mesh& mesh, uint32_t v) {
+    std::vector<uint32_t> out;
+    const Skin& skin = model.skins[size_t(mesh.skin)];
+    for (int k = 0; k < 4; ++k)
+        if (mesh.arrays().weights[v][k] > 0.0f) out.push_back(skin.joints[mesh.arrays().joints[v][k]]);
+    return out;
+}
+
+// Cuts a submesh into pieces in triangle order, starting a new piece when the next triangle
+// would take it past the vertex limit or (skinned) past the 17-entry bone table.
+void cutSubmesh(const Model& model, const Mesh& mesh, const Submesh& sub, bool flip, Draft& d,
+                std::vector<uint32_t>& pieceIds) {
+    const MeshArrays& a = mesh.arrays();
+    std::unordered_map<uint32_t, uint16_t> local;
+    std::vector<uint32_t> bones;
+    auto open = [&] {
+        d.pieces.push_back(MeshPiece{});
+        d.pieces.back().material = sub.material;
+        d.pieceBones.emplace_back();
+        pieceIds.push_back(uint32_t(d.pieces.size() - 1));
+        local.clear();
+        bones.clear();
+    };
+    open();
+    for (uint32_t i = sub.firstIndex; i + 2 < sub.firstIndex + sub.indexCount; i += 3) {
+        uint32_t tri[3] = {a.index(i), a.index(i + 1), a.index(i + 2)};
+        size_t newVertices = 0;
+        std::set<uint32_t> newBones;
+        for (uint32_t v : tri) {
+            if (local.count(v)) continue;
+            ++newVertices;
+            if (mesh.skinned())
+                for (uint32_t b : boneNodes(model, mesh, v))
+                    if (std::find(bones.begin(), bones.end(), b) == bones.end()) newBones.insert(b);
+        }
+        MeshPiece* piece = &d.pieces.back();
+        if (piece->vertices.size() + newVertices > kMaxPieceVertices || bones.size() + newBones.size() > kSkinBones) {
+            open();
+            piece = &d.pieces.back();
+        }
+        uint16_t corner[3];
+        for (int k = 0; k < 3; ++k) {
+            auto [it, added] = local.emplace(tri[k], uint16_t(piece->vertices.size()));
+            if (added) {
+                piece->vertices.push_back(tri[k]);
+                if (mesh.skinned())
+                    for (uint32_t b : boneNodes(model, mesh, tri[k]))
+                        if (std::find(bones.begin(), bones.end(), b) == bones.end()) bones.push_back(b);
+            }
+            corner[k] = it->second;
+        }
+        piece->indices.insert(piece->indices.end(), {corner[0], flip ? corner[2] : corner[1], flip ? corner[1] : corner[2]});
+        d.pieceBones.back() = bones;
+    }
+}
+
+Status checkNames(const std::vector<PlannedNode>& nodes) {
+    std::set<std::string> seen;
+    for (const PlannedNode& n : nodes) {
+        if (n.name.empty() || n.name.size() > kMaxName)
+            return Error{"nwn: node name '" + n.name + "' must be 1 to 31 characters (the format's name field is 32 bytes)"};
+        if (!seen.insert(lower(n.name)).second)
+            return Error{"nwn: two nodes are named '" + n.name + "' (the format binds animations by name, ignoring case)"};
+    }
+    return Ok{};
+}
+
+glm::mat4 localMatrix(const PlannedNode& n) {
+    glm::quat q(n.rotation.w, n.rotation.x, n.rotation.y, n.rotation.z);
+    return glm::translate(glm::mat4(1.0f), n.translation) * glm::mat4_cast(q) * glm::scale(glm::mat4(1.0f), glm::vec3(n.scale));
+}
+} // namespace
+
+Result<Plan> planModel(const Model& model, const std::string& name) {
+    Plan plan;
+    plan.change = toNwnAxes(model.axes);
+    plan.name = name;
+    const AxisChange& c = plan.change;
+    Draft d;
+    PlannedNode root;
+    root.name = name;
+    d.nodes.push_back(root);
+    for (size_t n = 0; n < model.nodes.size(); ++n) {
+        const Node& src = model.nodes[n];
+        glm::vec3 s = src.scale;
+        if (std::abs(s.x - s.y) > 1e-5f * std::abs(s.x) || std::abs(s.x - s.z) > 1e-5f * std::abs(s.x))
+            return Error{"nwn: node '" + src.name + "' has a non-uniform rest scale, which the format cannot hold"};
+        PlannedNode p;
+        p.name = src.name;
+        p.parent = src.parent < 0 ? 0 : src.parent + 1;
+        p.translation = c.point(src.translation);
+        p.rotation = c.rotation(glm::vec4(src.rotation.x, src.rotation.y, src.rotation.z, src.rotation.w));
+        p.scale = s.x;
+        p.source = int32_t(n);
+        d.nodes.push_back(p);
+    }
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        std::vector<uint32_t> pieceIds;
+        for (const Submesh& sub : mesh.submeshes) cutSubmesh(model, mesh, sub, c.flipWinding, d, pieceIds);
+        for (uint32_t id : pieceIds) {
+            if (d.pieces[id].indices.empty()) continue;
+            PlannedNode p;
+            p.name = mesh.name.substr(0, 20) + "_" + std::to_string(id);
+            // Skinned pieces sit under the root with an identity transform: their space is model space.
+            p.parent = mesh.skinned() ? 0 : int32_t(mesh.node) + 1;
+            p.mesh = int32_t(m);
+            p.piece = int32_t(id);
+            d.nodes.push_back(p);
+        }
+    }
+    if (Status st = checkNames(d.nodes); !st) return st.error();
+    for (size_t i = 1; i < d.nodes.size(); ++i) d.nodes[size_t(d.nodes[i].parent)].children.push_back(uint32_t(i));
+
+    // Pre-order: the order the skin's bone table counts nodes in.
+    std::vector<uint32_t> fileOf(d.nodes.size());
+    std::vector<uint32_t> stack{0};
+    while (!stack.empty()) {
+        uint32_t at = stack.back();
+        stack.pop_back();
+        fileOf[at] = uint32_t(plan.nodes.size());
+        plan.nodes.push_back(d.nodes[at]);
+        for (auto it = d.nodes[at].children.rbegin(); it != d.nodes[at].children.rend(); ++it) stack.push_back(*it);
+    }
+    for (PlannedNode& n : plan.nodes) {
+        if (n.parent >= 0) n.parent = int32_t(fileOf[size_t(n.parent)]);
+        for (uint32_t& child : n.children) child = fileOf[child];
+    }
+    plan.fileIndex.resize(model.nodes.size());
+    for (size_t n = 0; n < model.nodes.size(); ++n) plan.fileIndex[n] = fileOf[n + 1];
+    plan.restModel.resize(plan.nodes.size());
+    for (size_t n = 0; n < plan.nodes.size(); ++n) {
+        glm::mat4 l = localMatrix(plan.nodes[n]);
+        plan.restModel[n] = plan.nodes[n].parent < 0 ? l : plan.restModel[size_t(plan.nodes[n].parent)] * l;
+    }
+
+    for (size_t id = 0; id < d.pieces.size(); ++id) {
+        MeshPiece& piece = d.pieces[id];
+        for (uint32_t b : d.pieceBones[id]) piece.bones.push_back(plan.fileIndex[b]);
+        plan.pieces.push_back(std::move(piece));
+    }
+    for (const PlannedNode& n : plan.nodes) {
+        if (n.piece < 0) continue;
+        const Mesh& mesh = model.meshes[size_t(n.mesh)];
+        if (!mesh.skinned()) continue;
+        MeshPiece& piece = plan.pieces[size_t(n.piece)];
+        const std::vector<uint32_t>& modelBones = d.pieceBones[size_t(n.piece)];
+        const Skin& skin = model.skins[size_t(mesh.skin)];
+        for (uint32_t v : piece.vertices) {
+            glm::i16vec4 refs(-1);
+            glm::vec4 w(0.0f);
+            for (int k = 0; k < 4; ++k) {
+                float weight = mesh.arrays().weights[v][k];
+                if (!(weight > 0.0f)) continue;
+                uint32_t node = skin.joints[mesh.arrays().joints[v][k]];
+                refs[k] = int16_t(std::find(modelBones.begin(), modelBones.end(), node) - modelBones.begin());
+                w[k] = weight;
+            }
+            piece.boneRefs.push_back(refs);
+            piece.weights.push_back(w);
+        }
+    }
+    return plan;
+}
+
+} // namespace horde::nwn
