@@ -158,25 +158,6 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     EXPECT_EQ(gpuCounts.ownPoses + gpuCounts.sharedPoses, gpuCounts.visible);
 }
 
-TEST_F(CrowdTest, LevelsGrowCoarserWithDistance) {
-    CullModelInfo info;
-    info.sphere = crowdModel_->worldSphere();
-    for (const LodChain& chain : crowdModel_->lods()) {
-        info.levelErrors.emplace_back();
-        for (const LodLevel& level : chain.levels) info.levelErrors.back().push_back(level.error);
-    }
-    ASSERT_GE(info.levelErrors[0].size(), 3u);
-    CullCamera camera{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 1000.0f};
-    CullSettings noFrustum{false, true, 1.0f};
-    uint32_t previous = 0;
-    for (float distance = 0.5f; distance < 1e5f; distance *= 1.3f) {
-        CullDecision d = cullInstance(info, {glm::vec3(0, 0, -distance), 0.0f, -1, 0.0}, camera, noFrustum);
-        EXPECT_GE(d.levels[0], previous) << "at distance " << distance;
-        previous = d.levels[0];
-    }
-    EXPECT_EQ(previous, info.levelErrors[0].size() - 1) << "far enough, the coarsest level";
-}
-
 TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSize) {
     const CrowdModel* models[] = {crowdModel_.get()};
     uint32_t commands[2] = {};

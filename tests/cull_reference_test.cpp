@@ -1,0 +1,108 @@
+// The CPU reference of the cull pass: frustum planes against clip space, sphere tests at the
+// planes, level choice against distance, and when a shared pose is allowed.
+#include <random>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/cull_reference.h"
+
+using namespace horde;
+
+namespace {
+glm::mat4 camera() {
+    glm::mat4 proj = glm::perspectiveRH_ZO(0.8f, 1.5f, 0.5f, 200.0f);
+    proj[1][1] *= -1.0f;
+    return proj * glm::lookAtRH(glm::vec3(3, 4, 10), glm::vec3(0, 0, 0), glm::vec3(0, 1, 0));
+}
+
+CullModelInfo oneMesh(std::vector<float> errors) {
+    CullModelInfo info;
+    info.sphere = glm::vec4(0, 0, 0, 0.5f);
+    info.levelErrors = {std::move(errors)};
+    return info;
+}
+} // namespace
+
+TEST(CullReference, PointsInsideThePlanesAreInsideClipSpace) {
+    glm::mat4 m = camera();
+    std::array<glm::vec4, 6> planes = frustumPlanes(m);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> coord(-60.0f, 60.0f);
+    int inside = 0;
+    for (int i = 0; i < 20000; ++i) {
+        glm::vec3 p(coord(rng), coord(rng), coord(rng));
+        glm::vec4 clip = m * glm::vec4(p, 1.0f);
+        bool clipInside = clip.w > 0 && std::abs(clip.x) <= clip.w && std::abs(clip.y) <= clip.w && clip.z >= 0 && clip.z <= clip.w;
+        bool planeInside = true;
+        double margin = 1e30;
+        for (const glm::vec4& plane : planes) {
+            double d = glm::dot(glm::dvec3(plane), glm::dvec3(p)) + plane.w;
+            planeInside = planeInside && d >= 0;
+            margin = std::min(margin, std::abs(d));
+        }
+        if (margin < 1e-3) continue; // on a plane: either answer is right within rounding
+        EXPECT_EQ(clipInside, planeInside) << p.x << " " << p.y << " " << p.z;
+        inside += clipInside;
+    }
+    EXPECT_GT(inside, 100);
+}
+
+TEST(CullReference, ASphereIsCulledOnlyWhenWhollyOutsideOnePlane) {
+    std::array<glm::vec4, 6> planes = frustumPlanes(camera());
+    CullCamera cam{planes, glm::vec3(3, 4, 10), 500.0f};
+    CullModelInfo info = oneMesh({0.0f});
+    const glm::vec3 n(planes[0]); // the left plane: a point at distance d lies at d along n
+    // The point of the left plane nearest the view axis at the target's depth.
+    const glm::vec3 onPlane = glm::vec3(0.0f) - n * (glm::dot(n, glm::vec3(0.0f)) + planes[0].w);
+    int checked = 0;
+    for (double d : {-0.6, -0.51, -0.49, -0.2, 0.3}) {
+        CullInstance instance{onPlane + n * float(d), 0.0f, -1, 0.0};
+        bool visible = cullInstance(info, instance, cam, {}).visible;
+        // Inside the other five planes? Only the left plane decides for points near the target.
+        bool othersAgree = true;
+        for (int p = 1; p < 6; ++p) othersAgree = othersAgree && glm::dot(glm::vec3(planes[p]), instance.position) + planes[p].w > 0.5f;
+        if (!othersAgree) continue;
+        EXPECT_EQ(visible, d >= -0.5) << "sphere of radius 0.5 at signed distance " << d;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 5);
+}
+
+TEST(CullReference, LevelsGrowCoarserWithDistanceAndStopAtTheError) {
+    CullModelInfo info = oneMesh({0.0f, 0.01f, 0.04f, 0.2f});
+    CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 1000.0f};
+    CullSettings noFrustum{false, true, 1.0f};
+    uint32_t previous = 0;
+    for (double distance = 0.6; distance < 1e5; distance *= 1.2) {
+        CullDecision d = cullInstance(info, {glm::vec3(0, 0, -float(distance)), 0.0f, -1, 0.0}, cam, noFrustum);
+        ASSERT_EQ(d.levels.size(), 1u);
+        EXPECT_GE(d.levels[0], previous);
+        previous = d.levels[0];
+        // The chosen level's error projects within a pixel; the next one's does not.
+        double pixelsPerUnit = 1000.0 / (distance - 0.5);
+        EXPECT_LE(info.levelErrors[0][d.levels[0]] * pixelsPerUnit, 1.0 + 1e-9);
+        if (d.levels[0] + 1 < 4) EXPECT_GT(info.levelErrors[0][d.levels[0] + 1] * pixelsPerUnit, 1.0 - 1e-9);
+    }
+    EXPECT_EQ(previous, 3u);
+    CullDecision off = cullInstance(info, {glm::vec3(0, 0, -1e4f), 0.0f, -1, 0.0}, cam, {false, false, 1.0f});
+    EXPECT_EQ(off.levels[0], 0u) << "LOD off: always the source mesh";
+}
+
+TEST(CullReference, APoseIsSharedWhenItsBucketErrorProjectsWithinTheLimit) {
+    CullModelInfo info = oneMesh({0.0f});
+    info.clipDuration = {2.0f};
+    info.clipSpeed = {3.0f}; // so half a bucket moves a vertex at most 3 x 2 / 128 units
+    info.bucketsPerClip = 64;
+    CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 1000.0f};
+    const double error = 3.0 * 2.0 / 128.0;
+    const double limitDistance = error * 1000.0 + 0.5; // where it projects to one pixel
+    CullDecision nearBy = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 0.9)), 0.0f, 0, 1.3}, cam, {false, true, 1.0f});
+    CullDecision far = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 1.1)), 0.0f, 0, 1.3}, cam, {false, true, 1.0f});
+    EXPECT_FALSE(nearBy.sharedPose);
+    EXPECT_TRUE(far.sharedPose);
+    EXPECT_EQ(far.bucket, uint32_t(1.3 / 2.0 * 64)) << "the bucket holding clip time 1.3 s";
+    CullDecision bind = cullInstance(info, {glm::vec3(0, 0, -1.0f), 0.0f, -1, 0.0}, cam, {false, true, 1.0f});
+    EXPECT_TRUE(bind.sharedPose) << "the bind pose is the same for everyone: always shared";
+    EXPECT_EQ(bind.bucket, 64u);
+}
