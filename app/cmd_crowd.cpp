@@ -36,22 +36,11 @@ bool hasDisplay() {
     return (x && *x) || (wayland && *wayland);
 }
 
-ModelInput withModel(const ModelInput& shared, const std::string& model) {
-    ModelInput input = shared;
-    input.model = model;
-    return input;
-}
-
 int runHeadless(CrowdArgs& a) {
     GpuSession session;
-    if (int code = GpuSession::open(a.device, withModel(a.input, a.models[0]), session); code != kExitOk)
+    std::vector<Model*> models;
+    if (int code = GpuSession::openAll(a.device, a.input, a.models, session, models); code != kExitOk)
         return session.finish(code);
-    std::vector<Model*> models{&*session.model};
-    for (size_t m = 1; m < a.models.size(); ++m) {
-        Model* more = session.loadAnother(withModel(a.input, a.models[m]));
-        if (!more) return session.finish(kExitBadInput);
-        models.push_back(more);
-    }
     {
         std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(*session.device, models);
         CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,

@@ -78,18 +78,10 @@ const char* name(Technique t) { return t == Technique::Compute ? "compute" : "ve
 int runCrowdWindow(const WindowArgs& a) {
     std::vector<std::string> extensions = Window::requiredExtensions();
     GpuSession session;
-    ModelInput first = a.input;
-    first.model = a.models[0];
-    if (int code = GpuSession::open(a.device, first, session, true, extensions); code != kExitOk) return session.finish(code);
+    std::vector<Model*> models;
+    if (int code = GpuSession::openAll(a.device, a.input, a.models, session, models, true, extensions); code != kExitOk)
+        return session.finish(code);
     Device& device = *session.device;
-    std::vector<Model*> models{&*session.model};
-    for (size_t m = 1; m < a.models.size(); ++m) {
-        ModelInput more = a.input;
-        more.model = a.models[m];
-        Model* loaded = session.loadAnother(more);
-        if (!loaded) return session.finish(kExitBadInput);
-        models.push_back(loaded);
-    }
     {
         Window window(a.width, a.height, "horde");
         Swapchain swapchain(device, window, kSlots);
