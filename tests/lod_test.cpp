@@ -17,6 +17,7 @@
 
 #include "anim/reference.h"
 #include "asset/lod.h"
+#include "asset/surface_distance.h"
 #include "asset/validate.h"
 #include "monster.h"
 
@@ -304,6 +305,48 @@ size_t expectNoTears(const Model& model, const LodChain& chain) {
     return shared;
 }
 
+// Vertices on a unit grid in the z = 0 plane, n to a side, two triangles per square.
+struct Surface {
+    std::vector<glm::vec3> positions;
+    std::vector<uint32_t> indices;
+};
+
+Surface flatGrid(uint32_t n) {
+    Surface s;
+    for (uint32_t y = 0; y < n; ++y)
+        for (uint32_t x = 0; x < n; ++x) s.positions.push_back(glm::vec3(x, y, 0));
+    for (uint32_t y = 0; y + 1 < n; ++y)
+        for (uint32_t x = 0; x + 1 < n; ++x) {
+            const uint32_t a = y * n + x, b = a + 1, c = a + n, d = c + 1;
+            s.indices.insert(s.indices.end(), {a, b, d, a, d, c});
+        }
+    return s;
+}
+
+// Adds a closed tube up z from `base`: 5 rings of 8 sides, a flat cap at each end around a vertex
+// on the axis. Returns the top cap's vertex.
+uint32_t addLeg(Surface& s, glm::vec3 base, float length, float radius) {
+    const uint32_t first = uint32_t(s.positions.size()), sides = 8, rings = 5;
+    for (uint32_t r = 0; r < rings; ++r)
+        for (uint32_t k = 0; k < sides; ++k) {
+            const float angle = 2.0f * float(M_PI) * float(k) / float(sides);
+            s.positions.push_back(base + glm::vec3(radius * std::cos(angle), radius * std::sin(angle),
+                                                   length * float(r) / float(rings - 1)));
+        }
+    const uint32_t bottom = uint32_t(s.positions.size()), top = bottom + 1;
+    s.positions.push_back(base);
+    s.positions.push_back(base + glm::vec3(0, 0, length));
+    for (uint32_t k = 0; k < sides; ++k) {
+        const uint32_t k1 = (k + 1) % sides, last = first + (rings - 1) * sides;
+        for (uint32_t r = 0; r + 1 < rings; ++r) {
+            const uint32_t a = first + r * sides + k, b = first + r * sides + k1;
+            s.indices.insert(s.indices.end(), {a, b, b + sides, a, b + sides, a + sides});
+        }
+        s.indices.insert(s.indices.end(), {bottom, first + k1, first + k, top, last + k, last + k1});
+    }
+    return top;
+}
+
 } // namespace
 
 TEST(LodChain, TubeIsWellFormedWithHandKnownCounts) {
@@ -553,4 +596,32 @@ TEST(LodChain, MeshesWithoutSubmeshesGiveAnEmptyLevelZero) {
     EXPECT_TRUE(chain.levels[0].submeshes.empty());
     EXPECT_TRUE(chain.indices.empty());
     EXPECT_EQ(chain.order.size(), 81u);
+}
+
+TEST(LodError, IsTheHeightOfABumpTheLevelFlattens) {
+    Surface s = flatGrid(9);
+    const float height = 0.37f;
+    s.positions[4 * 9 + 4].z = height;
+    const SourceSurface source(s.positions, s.indices);
+    const std::vector<uint32_t> flat = {0, 8, 80, 0, 80, 72}; // the grid's corners
+    EXPECT_NEAR(source.farthestFrom(flat), height, 1e-5);
+    EXPECT_NEAR(source.farthestFrom(flat, 0.1f), height, 1e-5);
+    EXPECT_EQ(source.farthestFrom(flat, 1.0f), 1.0f) << "never less than asked";
+    EXPECT_EQ(source.farthestFrom(s.indices), 0.0f) << "the source is its own level";
+    EXPECT_EQ(source.farthestFrom({}), std::numeric_limits<float>::infinity());
+    EXPECT_EQ(SourceSurface(s.positions, {}).farthestFrom(flat, 0.5f), 0.5f) << "no source surface";
+}
+
+TEST(LodError, CountsALegTheLevelDropsByItsLength) {
+    Surface s = flatGrid(9);
+    const std::vector<uint32_t> body = s.indices;
+    const float length = 3.0f, radius = 0.05f;
+    const uint32_t tip = addLeg(s, glm::vec3(4, 4, 0), length, radius);
+    const SourceSurface source(s.positions, s.indices);
+    EXPECT_NEAR(source.farthestFrom(body), length, 1e-5);
+    // Collapsed onto its axis (a triangle without area), the leg costs its radius.
+    std::vector<uint32_t> line = body;
+    s.positions.push_back(glm::vec3(4, 4, 0.5f * length));
+    line.insert(line.end(), {tip - 1, uint32_t(s.positions.size() - 1), tip});
+    EXPECT_NEAR(SourceSurface(s.positions, s.indices).farthestFrom(line), radius, 1e-5);
 }
