@@ -305,6 +305,62 @@ size_t expectNoTears(const Model& model, const LodChain& chain) {
     return shared;
 }
 
+// The exact distance from p to triangle abc, found another way than SourceSurface finds it: the
+// nearest point of the triangle's plane (from the 2 x 2 normal equations) when it lies inside,
+// else the nearest point of an edge.
+double referenceDistance(glm::dvec3 p, glm::dvec3 a, glm::dvec3 b, glm::dvec3 c) {
+    auto segment = [&](glm::dvec3 from, glm::dvec3 to) {
+        const glm::dvec3 d = to - from;
+        const double t = glm::dot(d, d) > 0.0 ? std::clamp(glm::dot(p - from, d) / glm::dot(d, d), 0.0, 1.0) : 0.0;
+        return glm::length(p - (from + t * d));
+    };
+    const glm::dvec3 u = b - a, v = c - a, w = p - a;
+    const double uu = glm::dot(u, u), uv = glm::dot(u, v), vv = glm::dot(v, v);
+    const double det = uu * vv - uv * uv;
+    if (det > 1e-12 * uu * vv) {
+        const double s = (vv * glm::dot(w, u) - uv * glm::dot(w, v)) / det;
+        const double t = (uu * glm::dot(w, v) - uv * glm::dot(w, u)) / det;
+        if (s >= 0.0 && t >= 0.0 && s + t <= 1.0) return glm::length(p - (a + s * u + t * v));
+    }
+    return std::min({segment(a, b), segment(b, c), segment(c, a)});
+}
+
+// What a level's error measures, by brute force over every pair: the largest distance from a
+// point of the source surface (a vertex, an edge's midpoint, a triangle's centroid) to the nearest
+// of the level's triangles.
+double bruteForceError(const Mesh& mesh, const LodChain& chain, size_t level) {
+    std::vector<std::array<glm::dvec3, 3>> targets;
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        for (const Triangle& t : levelTriangles(chain, level, s))
+            targets.push_back({glm::dvec3(mesh.arrays().positions[t[0]]), glm::dvec3(mesh.arrays().positions[t[1]]),
+                               glm::dvec3(mesh.arrays().positions[t[2]])});
+    double farthest = 0.0;
+    auto measure = [&](glm::dvec3 p) {
+        double nearest = std::numeric_limits<double>::infinity();
+        // A point with a triangle within the farthest so far cannot change it.
+        for (size_t t = 0; t < targets.size() && nearest > farthest; ++t)
+            nearest = std::min(nearest, referenceDistance(p, targets[t][0], targets[t][1], targets[t][2]));
+        farthest = std::max(farthest, nearest);
+    };
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        for (const Triangle& t : sourceTriangles(mesh, s)) {
+            std::array<glm::dvec3, 3> p;
+            for (int c = 0; c < 3; ++c) p[c] = glm::dvec3(mesh.arrays().positions[t[c]]);
+            for (int c = 0; c < 3; ++c) measure(p[c]), measure(0.5 * (p[c] + p[(c + 1) % 3]));
+            measure((p[0] + p[1] + p[2]) / 3.0);
+        }
+    return farthest;
+}
+
+// Each simplified level's error is the larger of the finer level's and its own brute-force one.
+void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel = 1) {
+    const double tolerance = 1e-5 * std::max(1.0, double(glm::length(mesh.bounds.max - mesh.bounds.min)));
+    for (size_t k = std::max<size_t>(fromLevel, 1); k < chain.levels.size(); ++k)
+        EXPECT_NEAR(chain.levels[k].error,
+                    std::max(double(chain.levels[k - 1].error), bruteForceError(mesh, chain, k)), tolerance)
+            << "level " << k;
+}
+
 // Vertices on a unit grid in the z = 0 plane, n to a side, two triangles per square.
 struct Surface {
     std::vector<glm::vec3> positions;
@@ -624,4 +680,22 @@ TEST(LodError, CountsALegTheLevelDropsByItsLength) {
     s.positions.push_back(glm::vec3(4, 4, 0.5f * length));
     line.insert(line.end(), {tip - 1, uint32_t(s.positions.size() - 1), tip});
     EXPECT_NEAR(SourceSurface(s.positions, s.indices).farthestFrom(line), radius, 1e-5);
+}
+
+TEST(LodError, LevelErrorsAreMeasuredExactly) {
+    const Model model = tube(true);
+    const LodChain tubeChain = buildLodChain(model, model.meshes[0]);
+    EXPECT_GT(tubeChain.levels.back().error, 0.0f);
+    expectMeasuredErrors(model.meshes[0], tubeChain);
+    // A bumpy static sheet, and a small monster's coarsest levels (the finer ones take long by
+    // brute force).
+    Surface sheet = flatGrid(12);
+    for (size_t v = 0; v < sheet.positions.size(); ++v) sheet.positions[v].z = 0.3f * float((v * 7) % 5);
+    const Model bumpy = modelOf(meshOf(sheet.positions, sheet.indices, false));
+    const LodChain bumpyChain = buildLodChain(bumpy, bumpy.meshes[0]);
+    EXPECT_GT(bumpyChain.levels.size(), 2u);
+    expectMeasuredErrors(bumpy.meshes[0], bumpyChain);
+    const MonsterParams small{4, 12, 4};
+    const LodChain& smallChain = monsterChain(small);
+    expectMeasuredErrors(monster(small).meshes[0], smallChain, smallChain.levels.size() - 2);
 }

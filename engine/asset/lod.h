@@ -11,9 +11,11 @@
 namespace horde {
 
 struct LodLevel {
-    float error = 0.0f;             // geometric error in the mesh's model units: meshoptimizer's error for
-                                    // each step from level 0 to this one, summed (0 for level 0), which
-                                    // bounds the distance to the source surface; non-decreasing
+    float error = 0.0f;             // geometric error in the mesh's model units: the largest distance from
+                                    // a point of the source surface (a vertex, an edge's midpoint, a
+                                    // triangle's centroid) to this level's triangles, or the finer
+                                    // level's error where that is larger (0 for level 0); so a part
+                                    // that shrinks or vanishes costs its size, and errors never decrease
     uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
     bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
                                     // within submeshes only (see buildLodChain); false for level 0
