@@ -160,6 +160,11 @@ bool simplify(const Mesh& mesh, const SourceSurface& source, const Draft& from, 
     return true;
 }
 
+// Bone regions keep a level's triangles from bridging bones, which the error (measured in the
+// bind pose) does not see; they are given up once simplifying within submeshes alone gives less
+// than 1 / kBoneRegionCost of their error.
+constexpr float kBoneRegionCost = 1.5f;
+
 std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
     std::vector<Draft> chain{sourceLevel(mesh)};
     const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
@@ -170,17 +175,30 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
     const float stall = std::max(0.9f, 0.5f * (1.0f + ratio));
     bool boneRegions = mesh.skinned();
     while (chain.size() < options.maxLevels) {
-        const uint32_t triangles = triangleCount(chain.back());
+        const Draft& from = chain.back();
+        const uint32_t triangles = triangleCount(from);
         if (triangles < std::max(options.minTriangles, 1u)) break;
         const uint32_t target = uint32_t(float(triangles) * ratio);
         auto reduced = [&](const Draft& d) { return float(triangleCount(d)) <= stall * float(triangles); };
+        // A smooth surface's error grows about as its triangle count shrinks (a chord strays from
+        // a curve by the square of its length; triangles cover an area), so a level whose error
+        // grows faster lost more than curvature: a feature, or what bone regions forbid. Only
+        // then is the level also simplified within submeshes, a second simplification being
+        // costly. Level 1 has no error to grow from; so close to the source, bone regions rarely
+        // bind.
+        auto growsFast = [&](const Draft& d) { return from.error > 0.0f && d.error * ratio > from.error; };
         Draft next;
-        bool ok = simplify(mesh, source, chain.back(), boneRegions, target, next);
-        if (ok && boneRegions && !reduced(next)) {
-            boneRegions = false;
-            ok = simplify(mesh, source, chain.back(), false, target, next);
+        bool ok = simplify(mesh, source, from, boneRegions, target, next) && reduced(next);
+        if (boneRegions && (!ok || growsFast(next))) {
+            Draft submeshOnly;
+            if (simplify(mesh, source, from, false, target, submeshOnly) && reduced(submeshOnly) &&
+                (!ok || submeshOnly.error * kBoneRegionCost < next.error)) {
+                next = std::move(submeshOnly);
+                ok = true;
+                boneRegions = false;
+            }
         }
-        if (!ok || !reduced(next)) break;
+        if (!ok) break;
         chain.push_back(std::move(next));
     }
     return chain;

@@ -41,9 +41,10 @@ struct LodOptions {
 // uses a subset of the vertices of the one before; `order` lists the coarsest level's vertices
 // first, then those each finer level adds, then those only level 0 uses, then those no triangle
 // uses. Collapses stay inside a region: first (submesh, dominant joint of the triangle), so that
-// no triangle spans vertices driven by different bones; once that stalls, the submesh alone. No
-// collapse opens the surface along a region's edge. Each submesh's triangles are in vertex-cache
-// order. A submesh that the simplifier empties keeps the previous level's triangles.
+// no triangle spans vertices driven by different bones; once that stalls, or costs much more
+// error than simplifying within the submesh alone, the submesh alone. No collapse opens the
+// surface along a region's edge. Each submesh's triangles are in vertex-cache order. A submesh
+// that the simplifier empties keeps the previous level's triangles.
 //
 // Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
 // triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.
