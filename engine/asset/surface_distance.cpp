@@ -75,7 +75,11 @@ public:
     // The triangle nearest to `p`, or the first found within sqrt(enough2) of it. `hint` (a
     // triangle likely to be near, such as the last query's) is tried first.
     Hit nearest(glm::vec3 p, float enough2, uint32_t hint);
-    float distance2To(glm::vec3 p, uint32_t t) const { return distance2(p, triangles_[t]); }
+    // Whether triangle t is within sqrt(bound2) of p; the plane's distance rejects most that are not.
+    bool within(glm::vec3 p, uint32_t t, float bound2) const {
+        const Triangle& triangle = triangles_[t];
+        return !(triangle.area && planeDistance2(p, triangle) > bound2) && distance2(p, triangle) <= bound2;
+    }
 
 private:
     glm::ivec3 cellOf(glm::vec3 p) const;
@@ -287,10 +291,10 @@ float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast
     // tried first; the grid searches the rest.
     auto measure = [&](glm::vec3 p, std::span<const uint32_t> around) {
         for (uint32_t v : around)
-            if (near[v] != kNone && grid.distance2To(p, near[v]) <= bound2) return near[v];
+            if (near[v] != kNone && grid.within(p, near[v], bound2)) return near[v];
         for (uint32_t v : around)
             for (uint32_t t : fans.of(v))
-                if (grid.distance2To(p, t) <= bound2) return t;
+                if (grid.within(p, t, bound2)) return t;
         const TriangleGrid::Hit hit = grid.nearest(p, bound2, hint);
         bound2 = std::max(bound2, hit.distance2);
         return hint = hit.triangle;
