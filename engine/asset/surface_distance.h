@@ -23,9 +23,11 @@ public:
     // that is larger: points stop at the first triangle found within it, so a running bound makes
     // the search cheap. Sample points: every vertex a source triangle uses, and each source
     // triangle's centroid and edge midpoints, so a sliver counts by its length, not only by its
-    // corners. Exact for these points (point-triangle distances). 0 for an empty source;
-    // infinity for an empty level under a non-empty source. The cost grows with the sample count
-    // times the level triangles near each point, a uniform grid finding them.
+    // corners. Exact for these points (point-triangle distances). `atLeast` for an empty source;
+    // infinity for an empty level under a non-empty source. Points on what the level keeps (a
+    // vertex, an edge, a triangle) cost nothing; the others try the level triangles around their
+    // neighbouring vertices, then a uniform grid over the level, so the cost grows with the
+    // source's size more than the level's.
     float farthestFrom(std::span<const uint32_t> level, float atLeast = 0.0f) const;
 
 private:
