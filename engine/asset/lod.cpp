@@ -6,6 +6,8 @@
 
 #include <meshoptimizer.h>
 
+#include "asset/surface_distance.h"
+
 namespace horde {
 
 namespace {
@@ -115,22 +117,32 @@ SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions) 
     return split;
 }
 
-// Level `from` simplified towards `targetTriangles` into `out`; false when it cannot be (no
-// triangles, a position that is not finite, or no extent).
-bool simplify(const Mesh& mesh, const Draft& from, bool boneRegions, uint32_t targetTriangles, Draft& out) {
+std::vector<uint32_t> allTriangles(const Draft& draft) {
+    std::vector<uint32_t> out;
+    out.reserve(size_t(triangleCount(draft)) * 3);
+    for (const std::vector<uint32_t>& s : draft.submeshes) out.insert(out.end(), s.begin(), s.end());
+    return out;
+}
+
+// Level `from` simplified towards `targetTriangles` into `out`, its error measured against the
+// source surface; false when it cannot be (no triangles, a position that is not finite, or no
+// extent).
+bool simplify(const Mesh& mesh, const SourceSurface& source, const Draft& from, bool boneRegions,
+              uint32_t targetTriangles, Draft& out) {
     SplitMesh split = splitByRegion(mesh, from, boneRegions);
     if (!split.finite || split.indices.empty()) return false;
     const float* positions = &split.positions[0].x;
-    const float scale = meshopt_simplifyScale(positions, split.positions.size(), sizeof(glm::vec3));
-    if (!(scale > 0.0f) || !std::isfinite(scale)) return false;
+    // meshoptimizer works relative to the extent; without one there is nothing to simplify.
+    const float extent = meshopt_simplifyScale(positions, split.positions.size(), sizeof(glm::vec3));
+    if (!(extent > 0.0f) || !std::isfinite(extent)) return false;
     std::vector<uint32_t> kept(split.indices.size());
-    float relativeError = 0.0f;
-    // No error limit (1 is the whole extent): the triangle target alone decides, so the error
-    // reported is that of the costliest collapse the target needed.
+    // No error limit (1 is the whole extent): the triangle target alone decides. meshoptimizer's
+    // own error is not used: its quadrics barely cost a thin tube that collapses along its length
+    // or to a line, so it says little of how far a vanished leg is from the level.
     const size_t count = meshopt_simplify(kept.data(), split.indices.data(), split.indices.size(), positions,
                                           split.positions.size(), sizeof(glm::vec3),
                                           std::min<size_t>(size_t(targetTriangles) * 3, split.indices.size()),
-                                          1.0f, 0, &relativeError);
+                                          1.0f, 0, nullptr);
     out = Draft{};
     out.submeshes.resize(from.submeshes.size());
     // A triangle's corners are copies of one region, so the first names its submesh.
@@ -141,32 +153,52 @@ bool simplify(const Mesh& mesh, const Draft& from, bool boneRegions, uint32_t ta
     // A whole material vanishing would be a visible pop; the previous triangles stay instead.
     for (size_t s = 0; s < out.submeshes.size(); ++s)
         if (out.submeshes[s].empty()) out.submeshes[s] = from.submeshes[s];
-    // Each level's error is measured against the level it came from; the sum bounds the distance
-    // to the source surface.
-    out.error = from.error + relativeError * scale;
+    // A level never claims less error than the finer one: the cull pass then picks coarser levels
+    // only farther away.
+    out.error = source.farthestFrom(allTriangles(out), from.error);
     out.boneRegions = boneRegions;
     return true;
 }
 
+// Bone regions keep a level's triangles from bridging bones, which the error (measured in the
+// bind pose) does not see; they are given up once simplifying within submeshes alone gives less
+// than 1 / kBoneRegionCost of their error.
+constexpr float kBoneRegionCost = 1.5f;
+
 std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
     std::vector<Draft> chain{sourceLevel(mesh)};
+    const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
+    const SourceSurface source(mesh.arrays().positions, sourceTriangles);
     const float ratio = std::clamp(std::isfinite(options.ratio) ? options.ratio : 0.5f, 0.0f, 1.0f);
     // A level that removes less than this share of its source's triangles (or of what was
     // asked, for ratios near 1) ends the bone-region levels, then the chain.
     const float stall = std::max(0.9f, 0.5f * (1.0f + ratio));
     bool boneRegions = mesh.skinned();
     while (chain.size() < options.maxLevels) {
-        const uint32_t triangles = triangleCount(chain.back());
+        const Draft& from = chain.back();
+        const uint32_t triangles = triangleCount(from);
         if (triangles < std::max(options.minTriangles, 1u)) break;
         const uint32_t target = uint32_t(float(triangles) * ratio);
         auto reduced = [&](const Draft& d) { return float(triangleCount(d)) <= stall * float(triangles); };
+        // A smooth surface's error grows about as its triangle count shrinks (a chord strays from
+        // a curve by the square of its length; triangles cover an area), so a level whose error
+        // grows faster lost more than curvature: a feature, or what bone regions forbid. Only
+        // then is the level also simplified within submeshes, a second simplification being
+        // costly. Level 1 has no error to grow from; so close to the source, bone regions rarely
+        // bind.
+        auto growsFast = [&](const Draft& d) { return from.error > 0.0f && d.error * ratio > from.error; };
         Draft next;
-        bool ok = simplify(mesh, chain.back(), boneRegions, target, next);
-        if (ok && boneRegions && !reduced(next)) {
-            boneRegions = false;
-            ok = simplify(mesh, chain.back(), false, target, next);
+        bool ok = simplify(mesh, source, from, boneRegions, target, next) && reduced(next);
+        if (boneRegions && (!ok || growsFast(next))) {
+            Draft submeshOnly;
+            if (simplify(mesh, source, from, false, target, submeshOnly) && reduced(submeshOnly) &&
+                (!ok || submeshOnly.error * kBoneRegionCost < next.error)) {
+                next = std::move(submeshOnly);
+                ok = true;
+                boneRegions = false;
+            }
         }
-        if (!ok || !reduced(next)) break;
+        if (!ok) break;
         chain.push_back(std::move(next));
     }
     return chain;

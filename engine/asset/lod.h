@@ -11,9 +11,11 @@
 namespace horde {
 
 struct LodLevel {
-    float error = 0.0f;             // geometric error in the mesh's model units: meshoptimizer's error for
-                                    // each step from level 0 to this one, summed (0 for level 0), which
-                                    // bounds the distance to the source surface; non-decreasing
+    float error = 0.0f;             // geometric error in the mesh's model units: the largest distance from
+                                    // a point of the source surface (a vertex, an edge's midpoint, a
+                                    // triangle's centroid) to this level's triangles, or the finer
+                                    // level's error where that is larger (0 for level 0); so a part
+                                    // that shrinks or vanishes costs its size, and errors never decrease
     uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
     bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
                                     // within submeshes only (see buildLodChain); false for level 0
@@ -39,9 +41,10 @@ struct LodOptions {
 // uses a subset of the vertices of the one before; `order` lists the coarsest level's vertices
 // first, then those each finer level adds, then those only level 0 uses, then those no triangle
 // uses. Collapses stay inside a region: first (submesh, dominant joint of the triangle), so that
-// no triangle spans vertices driven by different bones; once that stalls, the submesh alone. No
-// collapse opens the surface along a region's edge. Each submesh's triangles are in vertex-cache
-// order. A submesh that the simplifier empties keeps the previous level's triangles.
+// no triangle spans vertices driven by different bones; once that stalls, or costs much more
+// error than simplifying within the submesh alone, the submesh alone. No collapse opens the
+// surface along a region's edge. Each submesh's triangles are in vertex-cache order. A submesh
+// that the simplifier empties keeps the previous level's triangles.
 //
 // Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
 // triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.

@@ -1,0 +1,44 @@
+#pragma once
+// How far a simplified surface strays from the surface it was simplified from, measured from the
+// source's side: the largest distance from a point of the source surface to the nearest triangle
+// of the simplified one. Where a level drops a feature (a leg that shortens, thins to a line or
+// vanishes), the feature's own points lie far from every level triangle, so the distance is the
+// feature's size, whatever the simplifier's own estimate of its collapses says.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace horde {
+
+class SourceSurface {
+public:
+    // `triangles`: index triples into `positions` (a trailing partial triple is ignored). Every
+    // position they name must be finite; `positions` must outlive the object.
+    SourceSurface(std::span<const glm::vec3> positions, std::span<const uint32_t> triangles);
+
+    // The largest distance from a sample point of the source surface to the nearest of `level`'s
+    // triangles (index triples into the same positions, finite where named), or `atLeast` when
+    // that is larger: points stop at the first triangle found within it, so a running bound makes
+    // the search cheap. Sample points: every vertex a source triangle uses, and each source
+    // triangle's centroid and edge midpoints, so a sliver counts by its length, not only by its
+    // corners. Exact for these points (point-triangle distances). `atLeast` for an empty source;
+    // infinity for an empty level under a non-empty source. Points on what the level keeps (a
+    // vertex, an edge, a triangle) cost nothing; the others try the level triangles around their
+    // neighbouring vertices, then a uniform grid over the level, so the cost grows with the
+    // source's size more than the level's.
+    float farthestFrom(std::span<const uint32_t> level, float atLeast = 0.0f) const;
+
+private:
+    std::span<const uint32_t> neighbours(uint32_t v) const;
+
+    std::span<const glm::vec3> positions_;
+    std::vector<uint32_t> triangles_; // whole triples only
+    std::vector<uint32_t> vertices_;  // each vertex the triangles use, once, in order of first use
+    std::vector<uint32_t> edges_;     // each edge of the triangles, once, as a pair of vertices
+    std::vector<uint32_t> firstNeighbour_; // per vertex + 1: where its neighbours begin
+    std::vector<uint32_t> neighbours_;     // the vertices each shares an edge with, vertex after vertex
+};
+
+} // namespace horde
