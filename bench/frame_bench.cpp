@@ -120,7 +120,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     state.counters["skinned_vertices_per_s"] = total > 0 ? vertices / (total * 1e-3) : 0;
     double animate = median(sample) + median(pose);
     state.counters["joints_per_s"] =
-        animate > 0 ? double(counts.ownPoses) * model.tables().joints.size() / (animate * 1e-3) : 0;
+        animate > 0 ? double(counts.ownPoses) * double(model.tables().joints.size()) / (animate * 1e-3) : 0;
     state.counters["gpu_bytes_per_instance"] = double(scene->slotBytes()) / c.count;
     if (context.copyBytesPerSecond > 0) {
         const Model& m = model.model();

@@ -20,8 +20,8 @@ class GpuAnimationTest : public test::VulkanTest {
     void compare(Model& model, const std::vector<gpu::InstanceRecord>& instances, float time) {
         uploadMeshes(device(), model);
         CrowdModel crowdModel(device(), model, {.crowd = false});
-        const CrowdModel* models[] = {&crowdModel};
-        CrowdScene crowd(device(), models, {instances}, singleInstanceSettings(1));
+        const CrowdModel* crowdModels[] = {&crowdModel};
+        CrowdScene crowd(device(), crowdModels, {instances}, singleInstanceSettings(1));
         device().immediate([&](VkCommandBuffer cmd) { crowd.recordAnimation(cmd, 0, time, ViewCamera{}); });
         AnimationTables tables = buildAnimationTables(model);
         std::vector<gpu::Affine> palette = crowd.readPalette(0, 0);
