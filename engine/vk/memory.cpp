@@ -31,11 +31,13 @@ Flags flagsFor(MemoryUse use) {
 }
 } // namespace
 
-Allocator::Allocator(Device& device) : device_(device) {}
+Allocator::Allocator(Device& device) : device_(device), spares_(device.memory().memoryTypeCount) {}
 
 Allocator::~Allocator() {
     if (live_ != 0) std::fprintf(stderr, "horde: %zu device allocations still live at shutdown\n", live_);
     for (Block& block : blocks_) vkFreeMemory(device_.get(), block.memory, nullptr);
+    for (Spare& spare : spares_)
+        if (spare.memory) vkFreeMemory(device_.get(), spare.memory, nullptr);
 }
 
 int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
@@ -79,7 +81,14 @@ Allocation Allocator::allocate(const VkMemoryRequirements& req, MemoryUse use) {
     a.type = uint32_t(type);
     a.size = req.size;
     if (req.size >= kDedicatedThreshold) {
-        a.memory = allocateMemory(req.size, a.type, &a.mapped);
+        Spare& spare = spares_[a.type];
+        if (spare.memory && spare.size >= req.size && spare.size / 2 <= req.size) {
+            a.memory = std::exchange(spare.memory, VK_NULL_HANDLE);
+            a.size = spare.size;
+            a.mapped = spare.mapped;
+        } else {
+            a.memory = allocateMemory(req.size, a.type, &a.mapped);
+        }
     } else {
         // Buffer-image granularity is respected by aligning every sub-allocation to it.
         VkDeviceSize alignment = std::max(req.alignment, device_.properties().limits.bufferImageGranularity);
@@ -121,7 +130,9 @@ void Allocator::free(const Allocation& a) {
     --live_;
     inUse_ -= a.size;
     if (a.block < 0) {
-        vkFreeMemory(device_.get(), a.memory, nullptr);
+        Spare& spare = spares_[a.type];
+        if (spare.memory) vkFreeMemory(device_.get(), spare.memory, nullptr);
+        spare = {a.memory, a.size, a.mapped};
         return;
     }
     std::vector<Range>& ranges = blocks_[a.block].free;
@@ -177,6 +188,11 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 }
 
 Buffer::~Buffer() { reset(); }
+
+bool Buffer::hostCached() const {
+    return allocation_.memory &&
+           (device_->memory().memoryTypes[allocation_.type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+}
 
 void Buffer::reset() {
     if (buffer_) vkDestroyBuffer(device_->get(), buffer_, nullptr);
