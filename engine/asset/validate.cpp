@@ -27,7 +27,8 @@ template <class Index> bool indicesBelow(std::span<const Index> indices, uint32_
 
 // Each vertex's weights are numbers, none negative, summing to one within 1e-3 (added in slot
 // order), and each slot that carries weight names one of `jointCount` joints.
-bool influencesHold(std::span<const glm::vec4> weights, std::span<const glm::u16vec4> joints, size_t jointCount) {
+bool influencesHold(std::span<const glm::vec4> weights, std::span<const glm::u16vec4> joints,
+                    size_t jointCount) {
     size_t v = 0;
 #if defined(__SSE2__)
     // Four vertices a step, transposed so that each lane sums one vertex's slots in order.
@@ -43,20 +44,23 @@ bool influencesHold(std::span<const glm::vec4> weights, std::span<const glm::u16
         for (int k = 0; k < 4; ++k) {
             const __m128i j = (k & 1) ? _mm_unpackhi_epi16(pairs[k / 2], _mm_setzero_si128())
                                       : _mm_unpacklo_epi16(pairs[k / 2], _mm_setzero_si128());
-            const __m128i unnamed = _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(w[k], zero)), _mm_cmpgt_epi32(j, lastJoint));
+            const __m128i weighted = _mm_castps_si128(_mm_cmpgt_ps(w[k], zero));
+            const __m128i unnamed = _mm_and_si128(weighted, _mm_cmpgt_epi32(j, lastJoint));
             bad = _mm_or_si128(bad, _mm_or_si128(unnamed, _mm_castps_si128(_mm_cmpnge_ps(w[k], zero))));
         }
         _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
         const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_add_ps(zero, w[0]), w[1]), w[2]), w[3]);
-        bad = _mm_or_si128(bad, _mm_castps_si128(_mm_cmpgt_ps(_mm_and_ps(_mm_sub_ps(sum, one), magnitude), tolerance)));
+        const __m128 off = _mm_and_ps(_mm_sub_ps(sum, one), magnitude);
+        bad = _mm_or_si128(bad, _mm_castps_si128(_mm_cmpgt_ps(off, tolerance)));
     }
     if (_mm_movemask_epi8(bad) != 0) return false;
 #endif
     for (; v < weights.size(); ++v) {
         float sum = 0.0f;
         for (int k = 0; k < 4; ++k) {
-            if (!(weights[v][k] >= 0.0f) || (weights[v][k] > 0.0f && joints[v][k] >= jointCount)) return false;
-            sum += weights[v][k];
+            const float w = weights[v][k];
+            if (!(w >= 0.0f) || (w > 0.0f && joints[v][k] >= jointCount)) return false;
+            sum += w;
         }
         if (std::abs(sum - 1.0f) > 1e-3f) return false;
     }
