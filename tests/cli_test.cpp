@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/temp_dir.h"
-
 using nlohmann::json;
 
 namespace {
@@ -18,7 +16,7 @@ struct CliRun {
 };
 
 // `withErrors`: stderr joins the output (the messages users act on), else it is dropped.
-CliRun cli(const std::string& args, bool withErrors = false) {
+CliRun horde(const std::string& args, bool withErrors = false) {
     std::string command = std::string(HORDE_CLI) + " " + args + (withErrors ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     std::string out;
@@ -28,13 +26,11 @@ CliRun cli(const std::string& args, bool withErrors = false) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-struct TempDir : horde::test::TempDir {
-    TempDir() : horde::test::TempDir("horde_cli") {}
-};
+std::filesystem::path temp(const std::string& name) { return std::filesystem::temp_directory_path() / ("horde_cli_" + name); }
 } // namespace
 
 TEST(Cli, InfoJsonHasTheDocumentedShape) {
-    CliRun r = cli("info monster --json");
+    CliRun r = horde("info monster --json");
     ASSERT_EQ(r.code, 0);
     json j = json::parse(r.out);
     EXPECT_EQ(j["format"], "builtin");
@@ -60,18 +56,16 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
 }
 
 TEST(Cli, BadInputExitsWithItsOwnCode) {
-    const TempDir temp;
-    EXPECT_EQ(cli("info /nonexistent/model.bin").code, 2);
-    EXPECT_EQ(cli("render monster --clip nosuchclip --out " + (temp.path / "x.png").string()).code, 2);
-    EXPECT_EQ(cli("pose monster --clip nosuchclip --cpu --out " + (temp.path / "x.json").string()).code, 2);
-    EXPECT_NE(cli("info").code, 0);
+    EXPECT_EQ(horde("info /nonexistent/model.bin").code, 2);
+    EXPECT_EQ(horde("render monster --clip nosuchclip --out " + temp("x.png").string()).code, 2);
+    EXPECT_EQ(horde("pose monster --clip nosuchclip --cpu --out " + temp("x.json").string()).code, 2);
+    EXPECT_NE(horde("info").code, 0);
 }
 
 TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
-    const TempDir temp;
-    auto gpuPath = temp.path / "gpu.json", cpuPath = temp.path / "cpu.json";
-    ASSERT_EQ(cli("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
-    ASSERT_EQ(cli("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
+    auto gpuPath = temp("gpu.json"), cpuPath = temp("cpu.json");
+    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
+    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
     json gpu = json::parse(std::ifstream(gpuPath)), cpu = json::parse(std::ifstream(cpuPath));
     ASSERT_EQ(gpu["meshes"].size(), 1u);
     EXPECT_EQ(gpu["meshes"][0]["name"], "monster");
@@ -83,17 +77,16 @@ TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
         for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[v][c].get<double>() - b[v][c].get<double>()));
     EXPECT_LT(worst, 1e-4 * 2.7); // the monster's bounding radius is about 2.7
     // Bind pose (no clip) differs from the attack pose.
-    auto bindPath = temp.path / "bind.json";
-    ASSERT_EQ(cli("pose monster --cpu --out " + bindPath.string()).code, 0);
+    auto bindPath = temp("bind.json");
+    ASSERT_EQ(horde("pose monster --cpu --out " + bindPath.string()).code, 0);
     json bind = json::parse(std::ifstream(bindPath));
     EXPECT_NE(bind["meshes"][0]["positions"][0], b[0]);
 }
 
 TEST(Cli, RenderWritesAPng) {
-    const TempDir temp;
-    auto png = temp.path / "render.png";
+    auto png = temp("render.png");
     std::filesystem::remove(png);
-    ASSERT_EQ(cli("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
+    ASSERT_EQ(horde("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
     std::ifstream file(png, std::ios::binary);
     char magic[8] = {};
     file.read(magic, 8);
@@ -101,10 +94,9 @@ TEST(Cli, RenderWritesAPng) {
 }
 
 TEST(Cli, ACrowdTooBigForTheDeviceIsDeviceTrouble) {
-    const TempDir temp;
-    CliRun r = cli("crowd --headless --count 1048576 --frames 1 --validation --out " + (temp.path / "huge.png").string(), true);
+    CliRun r = horde("crowd --headless --count 1048576 --frames 1 --validation --out " + temp("huge.png").string(), true);
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find("horde: device error: a crowd of 1048576 needs"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("MiB of per-frame buffers; the device heap has"), std::string::npos) << r.out;
-    EXPECT_FALSE(std::filesystem::exists(temp.path / "huge.png"));
+    EXPECT_FALSE(std::filesystem::exists(temp("huge.png")));
 }
