@@ -31,13 +31,12 @@ Flags flagsFor(MemoryUse use) {
 }
 } // namespace
 
-Allocator::Allocator(Device& device) : device_(device), spares_(device.memory().memoryTypeCount) {}
+Allocator::Allocator(Device& device) : device_(device) {}
 
 Allocator::~Allocator() {
     if (live_ != 0) std::fprintf(stderr, "horde: %zu device allocations still live at shutdown\n", live_);
     for (Block& block : blocks_) vkFreeMemory(device_.get(), block.memory, nullptr);
-    for (Spare& spare : spares_)
-        if (spare.memory) vkFreeMemory(device_.get(), spare.memory, nullptr);
+    if (spare_.memory) vkFreeMemory(device_.get(), spare_.memory, nullptr);
 }
 
 int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
@@ -56,6 +55,7 @@ int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
 bool Allocator::supports(MemoryUse use) const { return chooseType(~0u, use) >= 0; }
 
 VkDeviceMemory Allocator::allocateMemory(VkDeviceSize size, uint32_t type, void** mapped) {
+    if (spare_.memory) vkFreeMemory(device_.get(), std::exchange(spare_.memory, VK_NULL_HANDLE), nullptr);
     VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags};
@@ -81,11 +81,10 @@ Allocation Allocator::allocate(const VkMemoryRequirements& req, MemoryUse use) {
     a.type = uint32_t(type);
     a.size = req.size;
     if (req.size >= kDedicatedThreshold) {
-        Spare& spare = spares_[a.type];
-        if (spare.memory && spare.size >= req.size && spare.size / 2 <= req.size) {
-            a.memory = std::exchange(spare.memory, VK_NULL_HANDLE);
-            a.size = spare.size;
-            a.mapped = spare.mapped;
+        if (spare_.memory && spare_.type == a.type && spare_.size >= req.size && spare_.size / 2 <= req.size) {
+            a.memory = std::exchange(spare_.memory, VK_NULL_HANDLE);
+            a.size = spare_.size;
+            a.mapped = spare_.mapped;
         } else {
             a.memory = allocateMemory(req.size, a.type, &a.mapped);
         }
@@ -130,9 +129,8 @@ void Allocator::free(const Allocation& a) {
     --live_;
     inUse_ -= a.size;
     if (a.block < 0) {
-        Spare& spare = spares_[a.type];
-        if (spare.memory) vkFreeMemory(device_.get(), spare.memory, nullptr);
-        spare = {a.memory, a.size, a.mapped};
+        if (spare_.memory) vkFreeMemory(device_.get(), spare_.memory, nullptr);
+        spare_ = {a.memory, a.size, a.mapped, a.type};
         return;
     }
     std::vector<Range>& ranges = blocks_[a.block].free;

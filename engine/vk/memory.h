@@ -52,14 +52,16 @@ class Allocator {
         std::vector<Range> free; // sorted by offset, coalesced
     };
 
-    // Memory of its own, freed last for this type: kept for the next resource of this type that
-    // fits it and needs at least half of it. Loading one large mesh after another (horde info
-    // DIR, the load benchmarks) then reuses pages the CPU has already touched, instead of
-    // faulting fresh ones in on every load and unmapping them after (docs/PERFORMANCE.md).
+    // The memory of its own that a resource freed last, kept for the next resource of its type
+    // that fits it and needs at least half of it: loading one large mesh after another (the load
+    // benchmarks, a folder of models) then reuses pages the CPU has already touched, instead of
+    // faulting fresh ones in on every load and unmapping them after (docs/PERFORMANCE.md). Any
+    // other new device memory frees it first, so keeping it never raises a peak.
     struct Spare {
         VkDeviceMemory memory = VK_NULL_HANDLE;
         VkDeviceSize size = 0;
         void* mapped = nullptr;
+        uint32_t type = 0;
     };
 
     int32_t chooseType(uint32_t typeBits, MemoryUse use) const;
@@ -67,7 +69,7 @@ class Allocator {
 
     Device& device_;
     std::vector<Block> blocks_;
-    std::vector<Spare> spares_; // by memory type
+    Spare spare_;
     size_t live_ = 0;
     VkDeviceSize inUse_ = 0;
 };
