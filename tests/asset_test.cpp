@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -171,6 +172,69 @@ TEST(Validate, RejectsEachBrokenInvariant) {
         c.channels.push_back(Channel{1, ChannelPath::Translation, Interpolation::Linear, {0.5f, 0.25f}, {glm::vec4(0), glm::vec4(1)}});
         m.clips.push_back(c);
         EXPECT_FALSE(validateModel(m).ok()); // times go backwards
+    }
+}
+
+// The checks over whole streams run four vertices at a time before naming a fault one element
+// at a time: every kind of fault, at every position (inside a group of four and in the tail),
+// must still be found and named exactly as the element-at-a-time walk names it.
+TEST(Validate, NamesEachFaultWhereverItSitsInALongMesh) {
+    constexpr uint32_t kVertices = 23;
+    HeapMeshAllocator heap;
+    auto fan = [&](bool index16) {
+        Model m;
+        m.nodes = {Node{"root", -1}};
+        Mesh mesh;
+        mesh.name = "fan";
+        mesh.skin = 0;
+        mesh.storage = heap.allocate({kVertices, 3 * (kVertices - 2), false, 0, true, index16}, "fan");
+        MeshArrays& a = mesh.arrays();
+        for (uint32_t v = 0; v < kVertices; ++v) {
+            a.joints[v] = {1, 0, 2, 0};
+            a.weights[v] = {0.5f, 0.25f, 0.25f, 0.0f};
+        }
+        for (uint32_t t = 0; t + 2 < kVertices; ++t) {
+            a.setIndex(3 * t, 0);
+            a.setIndex(3 * t + 1, t + 1);
+            a.setIndex(3 * t + 2, t + 2);
+        }
+        m.skins.push_back(Skin{{0, 0, 0}, std::vector<glm::mat4>(3, glm::mat4(1.0f))});
+        m.meshes.push_back(std::move(mesh));
+        return m;
+    };
+    struct Fault {
+        const char* says;
+        void (*apply)(MeshArrays&, uint32_t);
+    };
+    const Fault faults[] = {
+        {"has a negative or NaN weight", [](MeshArrays& a, uint32_t v) { a.weights[v] = {1.25f, -0.25f, 0, 0}; }},
+        {"has a negative or NaN weight", [](MeshArrays& a, uint32_t v) { a.weights[v].z = std::nanf(""); }},
+        {"names joint 3 of 3", [](MeshArrays& a, uint32_t v) { a.joints[v].y = 3; }},
+        {"weights sum to 0.9", [](MeshArrays& a, uint32_t v) { a.weights[v].z = 0.15f; }},
+    };
+    for (bool index16 : {false, true}) {
+        Model good = fan(index16);
+        good.meshes[0].arrays().joints[4].w = 9; // a joint past the skin in a slot without weight
+        EXPECT_TRUE(validateModel(good).ok()) << validateModel(good).error().message;
+        for (uint32_t v = 0; v < kVertices; ++v) {
+            for (const Fault& fault : faults) {
+                Model m = fan(index16);
+                fault.apply(m.meshes[0].arrays(), v);
+                Status st = validateModel(m);
+                ASSERT_FALSE(st.ok()) << fault.says << " at vertex " << v;
+                EXPECT_NE(st.error().message.find("vertex " + std::to_string(v) + " " + fault.says), std::string::npos)
+                    << st.error().message;
+            }
+            Model m = fan(index16);
+            const uint32_t at = 3 * (v % (kVertices - 2)) + 2;
+            m.meshes[0].arrays().setIndex(at, kVertices + v);
+            Status st = validateModel(m);
+            ASSERT_FALSE(st.ok());
+            EXPECT_NE(st.error().message.find("index " + std::to_string(at) + " = " + std::to_string(kVertices + v) +
+                                              " is past the vertex count"),
+                      std::string::npos)
+                << st.error().message;
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 #include "core/file.h"
 #include "loader.h"
 #include "monster.h"
+#include "support/temp_dir.h"
 
 using nlohmann::json;
 
@@ -47,11 +48,9 @@ Outcome horde(const std::string& args) {
     return shell(std::string(HORDE_CLI) + " " + args);
 }
 
-std::filesystem::path temp(const std::string& name) {
-    std::filesystem::path p = std::filesystem::temp_directory_path() / "horde_validate_test" / name;
-    std::filesystem::create_directories(p.parent_path());
-    return p;
-}
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_validate") {}
+};
 
 // Warnings the Khronos validator gives for what horde writes on purpose (docs/formats/gltf.md).
 const std::set<std::string> kExplainedWarnings{
@@ -74,8 +73,9 @@ void expectKhronosValid(const std::filesystem::path& file) {
 }
 
 TEST(Validate, MonsterExportIsValidGltfAndPasses) {
+    const TempDir temp;
     for (const char* name : {"monster.glb", "monster.gltf"}) {
-        std::filesystem::path out = temp(name), report = temp(std::string(name) + "_report");
+        std::filesystem::path out = temp.path / name, report = temp.path / (std::string(name) + "_report");
         ASSERT_EQ(horde("convert monster --to gltf --out " + quote(out)).code, 0);
         expectKhronosValid(out);
         Outcome r = horde("validate monster " + quote(out) + " --report " + quote(report));
@@ -90,8 +90,9 @@ TEST(Validate, MonsterExportIsValidGltfAndPasses) {
 }
 
 TEST(Validate, ABrokenInverseBindFails) {
-    std::filesystem::path good = temp("good.glb"), broken = temp("broken.glb"),
-                          report = temp("broken_report");
+    const TempDir temp;
+    std::filesystem::path good = temp.path / "good.glb", broken = temp.path / "broken.glb",
+                          report = temp.path / "broken_report";
     ASSERT_EQ(horde("convert monster --to gltf --out " + quote(good)).code, 0);
     HeapMeshAllocator allocator;
     Result<Model> model = loadModel(good, {}, allocator);
@@ -120,6 +121,7 @@ TEST(Validate, ABrokenInverseBindFails) {
 // axes, flipped winding), a wrapping clip with a cubic channel (the appended key and chord
 // tangents), a jump written as a repeated key time (made strictly increasing).
 TEST(Validate, UnusualExportsAreValidGltf) {
+    const TempDir temp;
     HeapMeshAllocator allocator;
     Model m = buildMonster(allocator);
     m.axes.up = Axes::Up::Z;
@@ -143,14 +145,15 @@ TEST(Validate, UnusualExportsAreValidGltf) {
     jump.values = {glm::vec4(0), glm::vec4(0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 2, 0, 0)};
     m.clips[1].channels.push_back(jump);
     for (const char* name : {"unusual.glb", "unusual.gltf"}) {
-        std::filesystem::path out = temp(name);
+        std::filesystem::path out = temp.path / name;
         ASSERT_TRUE(gltfFormat().write(m, out));
         expectKhronosValid(out);
     }
 }
 
 TEST(Validate, BadInputExitsTwo) {
-    std::filesystem::path good = temp("bad_input.glb");
+    const TempDir temp;
+    std::filesystem::path good = temp.path / "bad_input.glb";
     ASSERT_EQ(horde("convert monster --to gltf --out " + quote(good)).code, 0);
     EXPECT_EQ(horde("validate monster /nonexistent/x.glb").code, 2);
     EXPECT_EQ(horde("validate monster " + quote(good) + " --clip nosuchclip").code, 2);
@@ -227,12 +230,13 @@ Beside classify(const std::filesystem::path& main) {
 }
 
 TEST(Validate, EveryWriterConvertsOnToGltf) {
+    const TempDir temp;
     size_t tested = 0;
     for (const Format* f : formats()) {
         if (!f->write || std::string(f->id) == "gltf") continue;
         SCOPED_TRACE(f->id);
         ++tested;
-        std::filesystem::path dir = temp(std::string("formats/") + f->id);
+        std::filesystem::path dir = temp.path / "formats" / f->id;
         std::filesystem::remove_all(dir);
         std::filesystem::path main = dir / "source" / ("monster" + mainExtension(*f, dir));
         std::filesystem::create_directories(main.parent_path());

@@ -10,6 +10,7 @@
 
 #include "loader.h"
 #include "monster.h"
+#include "support/temp_dir.h"
 #include "support/vulkan_fixture.h"
 #include "vk/check.h"
 #include "vk/gpu_mesh.h"
@@ -32,15 +33,8 @@ class CountingGpuAllocator final : public MeshAllocator {
     GpuMeshAllocator gpu_;
 };
 
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("horde_vulkan_record_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                "_" + std::to_string(reinterpret_cast<uintptr_t>(this)));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_vulkan_record") {}
 };
 
 std::vector<char> readFile(const std::filesystem::path& path) {

@@ -1,7 +1,8 @@
 #pragma once
 // The CPU reference, in double precision: the oracle the GPU passes are tested against. Each
-// function mirrors one GPU pass (shaders/sample.comp, pose.comp, palette.comp, skin.comp) and
-// takes plain spans in and out.
+// step mirrors the GPU pass that does the same work, and takes plain spans in and out:
+// sampleLocals is shaders/sample.comp, localToModel and meshPalette together are pose.comp
+// (one invocation walks its joint's chain and applies the inverse bind), skinMesh is skin.comp.
 #include <span>
 #include <vector>
 
@@ -32,18 +33,18 @@ TrsD restTrs(const Node& node);
 double clipTime(const Clip& clip, const Playback& playback, double time);
 glm::dvec4 sampleChannel(const Clip& clip, const Channel& channel, double t);
 
-// Pass 1: every node's local transform at clip time t (rest values where no channel drives it).
+// sample.comp: every node's local transform at clip time t (rest values where no channel drives it).
 void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals);
-// Pass 2: local -> model space, each node walking its own parent chain (as the GPU does).
+// pose.comp, first half: local -> model space, each node walking its own parent chain (as the GPU does).
 void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models);
-// Pass 3: palette = model(joint) x inverse bind. Static meshes use their node with identity.
+// pose.comp, second half: palette = model(joint) x inverse bind. Static meshes use their node with identity.
 void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat4> models,
                  std::vector<glm::dmat4>& palette);
-// Pass 4: 4-bone linear blend. Static meshes bind every vertex to palette entry 0.
+// skin.comp: 4-bone linear blend. Static meshes bind every vertex to palette entry 0.
 void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
               std::span<glm::dvec3> normals);
 
-// All four passes for one instance: model-space positions and normals of every mesh.
+// Every step for one instance: model-space positions and normals of every mesh.
 struct PosedMesh {
     std::vector<glm::dvec3> positions;
     std::vector<glm::dvec3> normals;

@@ -1,7 +1,13 @@
 #include "asset/validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 namespace horde {
 
@@ -10,6 +16,57 @@ Error fail(const std::string& where, const std::string& what) { return Error{whe
 
 size_t valuesPerKey(Interpolation interpolation) { return interpolation == Interpolation::CubicSpline ? 3 : 1; }
 
+// A whole load passes over every stream again here, so each check runs first as one pass
+// without branches; only a mesh that fails is walked again, an element at a time, to name the
+// first bad element. The compiler vectorizes this one.
+template <class Index> bool indicesBelow(std::span<const Index> indices, uint32_t vertices) {
+    Index largest = 0;
+    for (Index i : indices) largest = i > largest ? i : largest;
+    return indices.empty() || largest < vertices;
+}
+
+// Each vertex's weights are numbers, none negative, summing to one within 1e-3 (added in slot
+// order), and each slot that carries weight names one of `jointCount` joints.
+bool influencesHold(std::span<const glm::vec4> weights, std::span<const glm::u16vec4> joints,
+                    size_t jointCount) {
+    size_t v = 0;
+#if defined(__SSE2__)
+    // Four vertices a step, transposed so that each lane sums one vertex's slots in order.
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), tolerance = _mm_set1_ps(1e-3f);
+    const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF));
+    const __m128i lastJoint = _mm_set1_epi32(int32_t(std::min<size_t>(jointCount, 65536)) - 1);
+    __m128i bad = _mm_setzero_si128();
+    for (; v + 4 <= weights.size(); v += 4) {
+        __m128 w[4];
+        for (int k = 0; k < 4; ++k) w[k] = _mm_loadu_ps(&weights[v + size_t(k)].x);
+        const __m128i pairs[2] = {_mm_loadu_si128(reinterpret_cast<const __m128i*>(&joints[v])),
+                                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(&joints[v + 2]))};
+        for (int k = 0; k < 4; ++k) {
+            const __m128i j = (k & 1) ? _mm_unpackhi_epi16(pairs[k / 2], _mm_setzero_si128())
+                                      : _mm_unpacklo_epi16(pairs[k / 2], _mm_setzero_si128());
+            const __m128i weighted = _mm_castps_si128(_mm_cmpgt_ps(w[k], zero));
+            const __m128i unnamed = _mm_and_si128(weighted, _mm_cmpgt_epi32(j, lastJoint));
+            bad = _mm_or_si128(bad, _mm_or_si128(unnamed, _mm_castps_si128(_mm_cmpnge_ps(w[k], zero))));
+        }
+        _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+        const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_add_ps(zero, w[0]), w[1]), w[2]), w[3]);
+        const __m128 off = _mm_and_ps(_mm_sub_ps(sum, one), magnitude);
+        bad = _mm_or_si128(bad, _mm_castps_si128(_mm_cmpgt_ps(off, tolerance)));
+    }
+    if (_mm_movemask_epi8(bad) != 0) return false;
+#endif
+    for (; v < weights.size(); ++v) {
+        float sum = 0.0f;
+        for (int k = 0; k < 4; ++k) {
+            const float w = weights[v][k];
+            if (!(w >= 0.0f) || (w > 0.0f && joints[v][k] >= jointCount)) return false;
+            sum += w;
+        }
+        if (std::abs(sum - 1.0f) > 1e-3f) return false;
+    }
+    return true;
+}
+
 Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     std::string where = "mesh " + std::to_string(m) + " '" + mesh.name + "'";
     if (!mesh.storage) return fail(where, "has no vertex storage");
@@ -17,7 +74,9 @@ Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     const MeshArrays& a = mesh.arrays();
     uint32_t vertices = mesh.vertexCount();
     if (mesh.indexCount() % 3 != 0) return fail(where, "index count is not a multiple of 3");
-    for (size_t i = 0; i < mesh.indexCount(); ++i)
+    const bool inRange = a.indices16.empty() ? indicesBelow<uint32_t>(a.indices32, vertices)
+                                             : indicesBelow<uint16_t>(a.indices16, vertices);
+    for (size_t i = 0; !inRange && i < mesh.indexCount(); ++i)
         if (a.index(i) >= vertices)
             return fail(where, "index " + std::to_string(i) + " = " + std::to_string(a.index(i)) +
                                    " is past the vertex count " + std::to_string(vertices));
@@ -28,6 +87,7 @@ Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     if (!mesh.skinned()) return Ok{};
     if (size_t(mesh.skin) >= model.skins.size()) return fail(where, "skin index out of range");
     const Skin& skin = model.skins[mesh.skin];
+    if (influencesHold(a.weights, a.joints, skin.joints.size())) return Ok{};
     for (uint32_t v = 0; v < vertices; ++v) {
         float sum = 0.0f;
         for (int k = 0; k < 4; ++k) {

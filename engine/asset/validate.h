@@ -14,7 +14,11 @@ Status validateModel(const Model& model);
 
 // Whether every component is a number (neither NaN nor infinite): what validateModel asks of
 // every value, and what decoders check as they read.
-inline bool finite(glm::vec4 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w); }
-inline bool finite(const glm::mat4& m) { return finite(m[0]) && finite(m[1]) && finite(m[2]) && finite(m[3]); }
+inline bool finite(glm::vec4 v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w);
+}
+inline bool finite(const glm::mat4& m) {
+    return finite(m[0]) && finite(m[1]) && finite(m[2]) && finite(m[3]);
+}
 
 } // namespace horde

@@ -1,4 +1,6 @@
 #pragma once
+// Writes a frame read back from the GPU as an 8-bit RGBA PNG (stb_image_write): the --out image of
+// the render and crowd commands and the pictures of validate reports.
 #include <cstdint>
 #include <filesystem>
 #include <span>

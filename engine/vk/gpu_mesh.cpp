@@ -17,12 +17,12 @@ GpuMeshStorage::GpuMeshStorage(Device& device, const MeshLayout& l, std::string_
     offsets = streamOffsets(l);
     VkDeviceSize size = std::max<VkDeviceSize>(offsets.total, 16);
     std::string label = "mesh " + std::string(name);
-    if (device.allocator().supports(MemoryUse::Direct) && device.unifiedMemory()) {
-        device_buffer_ = Buffer(device, size, kMeshUsage, MemoryUse::Direct, label);
+    const bool direct = device.allocator().supports(MemoryUse::Direct) && device.unifiedMemory();
+    device_buffer_ = Buffer(device, size, kMeshUsage, direct ? MemoryUse::Direct : MemoryUse::Device, label);
+    if (direct && device_buffer_.hostCached()) {
         bytes = {static_cast<std::byte*>(device_buffer_.mapped()), offsets.total};
     } else {
-        device_buffer_ = Buffer(device, size, kMeshUsage, MemoryUse::Device, label);
-        staging_ = Buffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, label + " staging");
+        staging_ = Buffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Readback, label + " staging");
         bytes = {static_cast<std::byte*>(staging_.mapped()), offsets.total};
     }
     arrays = arraysAt(bytes.data(), layout, offsets);

@@ -1,7 +1,10 @@
 #pragma once
-// Mesh storage in GPU-visible memory: loaders decode straight into it. On unified memory the
-// spans point into the very buffer the GPU reads; elsewhere into a host-visible staging buffer
-// that commit() copies to device-local memory and keeps as the CPU's view of the mesh.
+// Mesh storage in GPU-visible memory: loaders decode straight into it. On unified memory whose
+// mapping is host-cached the spans point into the very buffer the GPU reads; elsewhere into a
+// host-cached staging buffer that commit() copies to device-local memory and keeps as the CPU's
+// view of the mesh. A load reads back what it decoded (face normals, finalizeMeshes,
+// validateModel), and memory that is host-visible but not host-cached is write-combined: every
+// read would wait on the bus.
 #include "asset/model.h"
 #include "vk/memory.h"
 

@@ -36,6 +36,7 @@ Allocator::Allocator(Device& device) : device_(device) {}
 Allocator::~Allocator() {
     if (live_ != 0) std::fprintf(stderr, "horde: %zu device allocations still live at shutdown\n", live_);
     for (Block& block : blocks_) vkFreeMemory(device_.get(), block.memory, nullptr);
+    if (spare_.memory) vkFreeMemory(device_.get(), spare_.memory, nullptr);
 }
 
 int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
@@ -54,6 +55,7 @@ int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
 bool Allocator::supports(MemoryUse use) const { return chooseType(~0u, use) >= 0; }
 
 VkDeviceMemory Allocator::allocateMemory(VkDeviceSize size, uint32_t type, void** mapped) {
+    if (spare_.memory) vkFreeMemory(device_.get(), std::exchange(spare_.memory, VK_NULL_HANDLE), nullptr);
     VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &flags};
@@ -79,7 +81,13 @@ Allocation Allocator::allocate(const VkMemoryRequirements& req, MemoryUse use) {
     a.type = uint32_t(type);
     a.size = req.size;
     if (req.size >= kDedicatedThreshold) {
-        a.memory = allocateMemory(req.size, a.type, &a.mapped);
+        if (spare_.memory && spare_.type == a.type && spare_.size >= req.size && spare_.size / 2 <= req.size) {
+            a.memory = std::exchange(spare_.memory, VK_NULL_HANDLE);
+            a.size = spare_.size;
+            a.mapped = spare_.mapped;
+        } else {
+            a.memory = allocateMemory(req.size, a.type, &a.mapped);
+        }
     } else {
         // Buffer-image granularity is respected by aligning every sub-allocation to it.
         VkDeviceSize alignment = std::max(req.alignment, device_.properties().limits.bufferImageGranularity);
@@ -121,7 +129,8 @@ void Allocator::free(const Allocation& a) {
     --live_;
     inUse_ -= a.size;
     if (a.block < 0) {
-        vkFreeMemory(device_.get(), a.memory, nullptr);
+        if (spare_.memory) vkFreeMemory(device_.get(), spare_.memory, nullptr);
+        spare_ = {a.memory, a.size, a.mapped, a.type};
         return;
     }
     std::vector<Range>& ranges = blocks_[a.block].free;
@@ -177,6 +186,11 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 }
 
 Buffer::~Buffer() { reset(); }
+
+bool Buffer::hostCached() const {
+    return allocation_.memory &&
+           (device_->memory().memoryTypes[allocation_.type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+}
 
 void Buffer::reset() {
     if (buffer_) vkDestroyBuffer(device_->get(), buffer_, nullptr);

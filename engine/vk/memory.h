@@ -14,7 +14,7 @@ class Device;
 enum class MemoryUse {
     Device,   // device-local, GPU only
     Upload,   // host-visible, written by the CPU, read once by the GPU
-    Readback, // host-visible and cached, read by the CPU
+    Readback, // host-visible and cached where a type is: read by the CPU (mesh storage, gpu_mesh.h)
     Direct    // device-local and host-visible: the CPU writes where the GPU reads (UMA)
 };
 
@@ -52,11 +52,24 @@ class Allocator {
         std::vector<Range> free; // sorted by offset, coalesced
     };
 
+    // The memory of its own that a resource freed last, kept for the next resource of its type
+    // that fits it and needs at least half of it: loading one large mesh after another (the load
+    // benchmarks, a folder of models) then reuses pages the CPU has already touched, instead of
+    // faulting fresh ones in on every load and unmapping them after (docs/PERFORMANCE.md). Any
+    // other new device memory frees it first, so keeping it never raises a peak.
+    struct Spare {
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        VkDeviceSize size = 0;
+        void* mapped = nullptr;
+        uint32_t type = 0;
+    };
+
     int32_t chooseType(uint32_t typeBits, MemoryUse use) const;
     VkDeviceMemory allocateMemory(VkDeviceSize size, uint32_t type, void** mapped);
 
     Device& device_;
     std::vector<Block> blocks_;
+    Spare spare_;
     size_t live_ = 0;
     VkDeviceSize inUse_ = 0;
 };
@@ -75,6 +88,8 @@ class Buffer {
     VkDeviceSize size() const { return size_; }
     VkDeviceAddress address() const { return address_; }
     void* mapped() const { return allocation_.mapped; }
+    // Whether its memory is host-cached: CPU reads from it run at memory speed, not bus speed.
+    bool hostCached() const;
     explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
 
   private:

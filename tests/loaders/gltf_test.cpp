@@ -16,6 +16,7 @@
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/temp_dir.h"
 
 using horde::test::Bytes;
 using nlohmann::json;
@@ -23,9 +24,9 @@ using nlohmann::json;
 namespace horde {
 namespace {
 
-std::filesystem::path temp(const std::string& name) {
-    return std::filesystem::temp_directory_path() / ("horde_gltf_" + name);
-}
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_gltf") {}
+};
 
 // The binary chunk of the hand-built asset; offsets noted where the JSON points at them.
 Bytes binChunk() {
@@ -270,8 +271,8 @@ TEST(Gltf, EveryTruncationFailsCleanly) {
 }
 
 TEST(Gltf, ExternalBuffersOnlyBesideTheModel) {
-    std::filesystem::path dir = temp("external");
-    std::filesystem::create_directories(dir);
+    const TempDir temp;
+    const std::filesystem::path& dir = temp.path;
     json doc = document();
     doc["buffers"][0]["uri"] = "/dev/zero";
     std::ofstream(dir / "a.gltf") << doc.dump();
@@ -359,8 +360,9 @@ TEST(Gltf, MonsterRoundTripsThroughGlbAndGltf) {
     HeapMeshAllocator allocator;
     Model monster = buildMonster(allocator);
     double radius = bindPoseBounds(monster).radius();
+    const TempDir dir;
     for (const char* name : {"monster.glb", "monster.gltf"}) {
-        std::filesystem::path path = temp(name);
+        std::filesystem::path path = dir.path / name;
         ASSERT_TRUE(gltfFormat().write(monster, path));
         Result<Model> back = loadModel(path, {}, allocator);
         ASSERT_TRUE(back) << back.error().message;
@@ -379,7 +381,8 @@ TEST(Gltf, AxesAreConvertedIntoGltfFrame) {
     source.axes.leftHanded = true;
     source.axes.clockwiseFrontFaces = false;
     source.axes.metresPerUnit = 0.01f;
-    std::filesystem::path path = temp("axes.glb");
+    const TempDir dir;
+    std::filesystem::path path = dir.path / "axes.glb";
     ASSERT_TRUE(gltfFormat().write(source, path));
     Result<Model> back = loadModel(path, {}, allocator);
     ASSERT_TRUE(back) << back.error().message;
@@ -427,7 +430,8 @@ Model withCubicWrap(MeshAllocator& allocator) {
 TEST(Gltf, CubicSplineKeysRoundTripAndWrap) {
     HeapMeshAllocator allocator;
     Model source = withCubicWrap(allocator);
-    std::filesystem::path path = temp("cubic.glb");
+    const TempDir dir;
+    std::filesystem::path path = dir.path / "cubic.glb";
     ASSERT_TRUE(gltfFormat().write(source, path));
     Result<Model> back = loadModel(path, {}, allocator);
     ASSERT_TRUE(back) << back.error().message;
@@ -459,7 +463,8 @@ TEST(Gltf, WrapToFirstGetsOneKeyAtTheEnd) {
     Clip& walk = source.clips[0];
     walk.end = ClipEnd::WrapToFirst;
     walk.duration = 1.25f; // a tail after the last key, blending back into the first
-    std::filesystem::path path = temp("wrap.glb");
+    const TempDir dir;
+    std::filesystem::path path = dir.path / "wrap.glb";
     ASSERT_TRUE(gltfFormat().write(source, path));
     Result<Model> back = loadModel(path, {}, allocator);
     ASSERT_TRUE(back) << back.error().message;
@@ -498,7 +503,8 @@ TEST(Gltf, RepeatedKeyTimesBecomeStrictlyIncreasing) {
     ramp.node = 2;
     ramp.values[3] = glm::vec4(0, 2, 0, 0);
     source.clips[0].channels = {jump, ramp};
-    std::filesystem::path path = temp("repeat.glb");
+    const TempDir dir;
+    std::filesystem::path path = dir.path / "repeat.glb";
     ASSERT_TRUE(gltfFormat().write(source, path));
     Result<Model> back = loadModel(path, {}, allocator);
     ASSERT_TRUE(back) << back.error().message;

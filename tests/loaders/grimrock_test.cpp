@@ -13,6 +13,7 @@
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/temp_dir.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -451,15 +452,8 @@ TEST(Grimrock, ForgedCountsFailBeforeAllocating) {
 }
 
 namespace {
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("horde_grimrock_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-                std::to_string(reinterpret_cast<uintptr_t>(this)));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_grimrock") {}
 };
 
 // Model-space positions of every mesh moved into horde's world by the model's axes.

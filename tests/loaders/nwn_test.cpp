@@ -14,6 +14,7 @@
 #include "nwn/nwn.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/temp_dir.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -164,15 +165,8 @@ std::vector<std::byte> patched(Bytes b, uint32_t modelOffset, uint32_t value) {
     return b.data();
 }
 
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("horde_nwn_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-                std::to_string(reinterpret_cast<uintptr_t>(this)));
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_nwn") {}
 };
 } // namespace
 

@@ -8,8 +8,6 @@
 #include <fstream>
 #include <map>
 
-#include <unistd.h>
-
 #include <glm/gtc/packing.hpp>
 
 #include "anim/reference.h"
@@ -17,6 +15,7 @@
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/temp_dir.h"
 #include "swtor/swtor.h"
 
 using namespace horde;
@@ -26,11 +25,9 @@ namespace {
 
 using horde::test::CountingAllocator;
 
-std::filesystem::path tempDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("horde_swtor_" + std::to_string(getpid()) + "_" + name);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
+struct TempDir : horde::test::TempDir {
+    TempDir() : horde::test::TempDir("horde_swtor") {}
+};
 
 void writeFile(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -224,18 +221,16 @@ Bytes skeletonFile(SkeletonAt* at = nullptr) {
 
 // Loads mesh bytes (written to disk) with an optional skeleton file through loadModel.
 struct Files {
-    std::filesystem::path dir, mesh, skeleton;
+    TempDir dir;
+    std::filesystem::path mesh, skeleton;
 };
-Files writeFiles(const std::string& test, const Bytes& mesh, const Bytes* skeleton) {
-    Files f;
-    f.dir = tempDir(test);
-    f.mesh = f.dir / "body.gr2";
+void writeFiles(Files& f, const Bytes& mesh, const Bytes* skeleton) {
+    f.mesh = f.dir.path / "body.gr2";
     writeFile(f.mesh, mesh.span());
     if (skeleton) {
-        f.skeleton = f.dir / "body_skeleton.gr2";
+        f.skeleton = f.dir.path / "body_skeleton.gr2";
         writeFile(f.skeleton, skeleton->span());
     }
-    return f;
 }
 
 Result<Model> loadBytes(std::span<const std::byte> bytes, const std::filesystem::path& skeleton, MeshAllocator& allocator) {
@@ -330,7 +325,8 @@ TEST(Swtor, ReadsAStaticMesh) {
 
 TEST(Swtor, ReadsRowVectorBoneMatricesAndBindsTheMeshBoneListByName) {
     Bytes mesh = meshFile(true), skeleton = skeletonFile();
-    Files f = writeFiles("bind", mesh, &skeleton);
+    Files f;
+    writeFiles(f, mesh, &skeleton);
     HeapMeshAllocator heap;
     LoadOptions options;
     options.skeleton = f.skeleton;
@@ -411,15 +407,15 @@ TEST(Swtor, ASkeletonFileAloneLoadsItsBones) {
 TEST(Swtor, MonsterRoundTrip) {
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap);
-    auto dir = tempDir("monster");
-    auto path = dir / "monster.gr2";
+    TempDir dir;
+    auto path = dir.path / "monster.gr2";
     Result<Companions> written = swtorFormat().write(monster, path);
     ASSERT_TRUE(written) << written.error().message;
-    ASSERT_TRUE(std::filesystem::exists(dir / "monster_skeleton.gr2"));
-    EXPECT_EQ(written->skeleton, dir / "monster_skeleton.gr2");
+    ASSERT_TRUE(std::filesystem::exists(dir.path / "monster_skeleton.gr2"));
+    EXPECT_EQ(written->skeleton, dir.path / "monster_skeleton.gr2");
     EXPECT_TRUE(written->anims.empty());
     LoadOptions options;
-    options.skeleton = dir / "monster_skeleton.gr2";
+    options.skeleton = dir.path / "monster_skeleton.gr2";
     Result<Model> back = loadModel(path, options, heap);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_TRUE(back->warnings.empty());
@@ -479,7 +475,6 @@ TEST(Swtor, MonsterRoundTrip) {
     pb = poseModel(*back, walk, 0.37);
     for (uint32_t v = 0; v < om.vertexCount(); ++v)
         ASSERT_LT(glm::length(pa[0].positions[v] - pb[0].positions[v]), 0.01 * size) << v;
-    std::filesystem::remove_all(dir);
 }
 
 // Every triangle corner's posed position, walking the meshes in order and each submesh by submesh.
@@ -497,11 +492,11 @@ TEST(Swtor, MeshesOver65536VerticesAreSplitIntoSeveralGawbMeshes) {
     Model monster = buildMonster(heap, MonsterParams{8, 48, 20});
     const Mesh& om = monster.meshes[0];
     ASSERT_GT(om.vertexCount(), 65536u);
-    auto dir = tempDir("split");
-    ASSERT_TRUE(swtorFormat().write(monster, dir / "big.gr2"));
+    TempDir dir;
+    ASSERT_TRUE(swtorFormat().write(monster, dir.path / "big.gr2"));
     LoadOptions options;
-    options.skeleton = dir / "big_skeleton.gr2";
-    Result<Model> back = loadModel(dir / "big.gr2", options, heap);
+    options.skeleton = dir.path / "big_skeleton.gr2";
+    Result<Model> back = loadModel(dir.path / "big.gr2", options, heap);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_TRUE(back->warnings.empty());
     ASSERT_EQ(back->nodes.size(), monster.nodes.size());
@@ -530,7 +525,6 @@ TEST(Swtor, MeshesOver65536VerticesAreSplitIntoSeveralGawbMeshes) {
     a = posedCorners(monster, poseModel(monster, walk, 0.37));
     b = posedCorners(*back, poseModel(*back, walk, 0.37));
     for (size_t i = 0; i < a.size(); ++i) ASSERT_LT(glm::length(a[i] - b[i]), 0.01 * size) << i;
-    std::filesystem::remove_all(dir);
 }
 
 TEST(Swtor, WriterBakesStaticMeshesAndWritesNoSkeleton) {
@@ -539,20 +533,20 @@ TEST(Swtor, WriterBakesStaticMeshesAndWritesNoSkeleton) {
     Result<Model> m = loadBytes(bytes.span(), {}, heap);
     ASSERT_TRUE(m);
     m->nodes[0].translation = glm::vec3(10, 0, 0);
-    auto dir = tempDir("static");
-    ASSERT_TRUE(swtorFormat().write(*m, dir / "prop.gr2"));
-    EXPECT_FALSE(std::filesystem::exists(dir / "prop_skeleton.gr2"));
-    std::vector<std::byte> written = readFile(dir / "prop.gr2");
+    TempDir dir;
+    ASSERT_TRUE(swtorFormat().write(*m, dir.path / "prop.gr2"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path / "prop_skeleton.gr2"));
+    std::vector<std::byte> written = readFile(dir.path / "prop.gr2");
     Result<Model> back = loadBytes(written, {}, heap);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->meshes[0].arrays().positions[0], glm::vec3(11, 2, 3));
     EXPECT_EQ(back->meshes[0].submeshes[0].material, "mat_a");
-    std::filesystem::remove_all(dir);
 }
 
 TEST(Swtor, EveryTruncationFailsCleanly) {
     Bytes mesh = meshFile(true), skeleton = skeletonFile();
-    Files f = writeFiles("truncate", mesh, &skeleton);
+    Files f;
+    writeFiles(f, mesh, &skeleton);
     for (const auto& prefix : test::truncations(mesh.span())) {
         HeapMeshAllocator heap;
         Result<Model> m = loadBytes(prefix, f.skeleton, heap);
@@ -561,22 +555,20 @@ TEST(Swtor, EveryTruncationFailsCleanly) {
             EXPECT_NE(m.error().message.find("body.gr2"), std::string::npos);
         }
     }
-    auto cut = f.dir / "cut_skeleton.gr2";
+    auto cut = f.dir.path / "cut_skeleton.gr2";
     for (const auto& prefix : test::truncations(skeleton.span())) {
         writeFile(cut, prefix);
         EXPECT_NE(loadError(mesh.span(), cut).find("cut_skeleton.gr2"), std::string::npos) << prefix.size();
     }
-    std::filesystem::remove_all(f.dir);
 }
 
 TEST(Swtor, TruncatedMonsterFilesFailCleanly) {
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap, MonsterParams{2, 6, 2});
-    auto dir = tempDir("monster_cut");
-    ASSERT_TRUE(swtorFormat().write(monster, dir / "m.gr2"));
-    std::vector<std::byte> bytes = readFile(dir / "m.gr2");
-    for (const auto& prefix : test::truncations(bytes, 1024)) EXPECT_NE(loadError(prefix, dir / "m_skeleton.gr2"), "(loaded)");
-    std::filesystem::remove_all(dir);
+    TempDir dir;
+    ASSERT_TRUE(swtorFormat().write(monster, dir.path / "m.gr2"));
+    std::vector<std::byte> bytes = readFile(dir.path / "m.gr2");
+    for (const auto& prefix : test::truncations(bytes, 1024)) EXPECT_NE(loadError(prefix, dir.path / "m_skeleton.gr2"), "(loaded)");
 }
 
 // Each corruption must fail with a message naming the field.
@@ -595,12 +587,12 @@ TEST_P(SwtorCorruption, FailsNamingTheField) {
     SkeletonAt s;
     Bytes mesh = meshFile(true, &m), skeleton = skeletonFile(&s);
     c.apply(c.skeleton ? skeleton : mesh, m, s);
-    Files f = writeFiles(c.name, mesh, &skeleton);
+    Files f;
+    writeFiles(f, mesh, &skeleton);
     CountingAllocator counting;
     Result<Model> r = loadBytes(mesh.span(), f.skeleton, counting);
     ASSERT_FALSE(r) << c.name;
     EXPECT_NE(r.error().message.find(c.field), std::string::npos) << r.error().message;
-    std::filesystem::remove_all(f.dir);
 }
 
 void putU16(Bytes& b, size_t at, uint16_t v) {
@@ -746,15 +738,16 @@ TEST(Swtor, PositionOnlyMeshesGetFaceNormalsAndCollisionMeshesAreReported) {
 
 TEST(Swtor, SocketsRoundTripAsAttachments) {
     Bytes mesh = meshFile(true), skeleton = skeletonFile();
-    Files f = writeFiles("sockets", mesh, &skeleton);
+    Files f;
+    writeFiles(f, mesh, &skeleton);
     HeapMeshAllocator heap;
     LoadOptions options;
     options.skeleton = f.skeleton;
     Result<Model> m = loadModel(f.mesh, options, heap);
     ASSERT_TRUE(m) << m.error().message;
-    auto out = f.dir / "again.gr2";
+    auto out = f.dir.path / "again.gr2";
     ASSERT_TRUE(swtorFormat().write(*m, out));
-    options.skeleton = f.dir / "again_skeleton.gr2";
+    options.skeleton = f.dir.path / "again_skeleton.gr2";
     Result<Model> back = loadModel(out, options, heap);
     ASSERT_TRUE(back) << back.error().message;
     ASSERT_EQ(back->nodes.size(), 3u); // root, arm, and the socket (not written as a bone)
@@ -764,5 +757,4 @@ TEST(Swtor, SocketsRoundTripAsAttachments) {
     ASSERT_EQ(back->extras.size(), 1u);
     EXPECT_EQ(back->extras[0].kind, "socket");
     expectNear(back->nodes[1].rotation * glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), 1e-6f);
-    std::filesystem::remove_all(f.dir);
 }
