@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs the Khronos glTF-Validator (npm package gltf-validator, installed by scripts/setup into
-// build/tools) on one file: prints its JSON report, exits 1 when it reports errors, 2 when the
-// validator cannot run. Usage: scripts/gltf-validate.mjs FILE [--validator-dir DIR]
+// Runs the Khronos glTF-Validator (npm package gltf-validator, installed by
+// `scripts/setup --test` into build/tools) on one file: prints its JSON report, exits 1 when it
+// reports errors, 2 when the validator cannot run.
+// Usage: scripts/gltf-validate.mjs FILE [--validator-dir DIR]
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -21,7 +22,7 @@ let validator;
 try {
     validator = createRequire(path.join(toolsDir, "package.json"))("gltf-validator");
 } catch (e) {
-    console.error(`gltf-validate: gltf-validator not found under ${toolsDir} (run scripts/setup): ${e.message}`);
+    console.error(`gltf-validate: gltf-validator not found under ${toolsDir} (run scripts/setup --test): ${e.message}`);
     process.exit(2);
 }
 

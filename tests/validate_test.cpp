@@ -61,7 +61,7 @@ const std::set<std::string> kExplainedWarnings{
 void expectKhronosValid(const std::filesystem::path& file) {
     Outcome r = shell("node " + quote(std::filesystem::path(HORDE_SOURCE_DIR) / "scripts/gltf-validate.mjs") +
                       " " + quote(file));
-    ASSERT_NE(r.code, 2) << "the Khronos validator did not run (scripts/setup installs it):\n" << r.out;
+    ASSERT_NE(r.code, 2) << "the Khronos validator did not run (scripts/setup --test installs it):\n" << r.out;
     json report = json::parse(r.out, nullptr, false);
     ASSERT_FALSE(report.is_discarded()) << r.out;
     EXPECT_EQ(report["issues"]["numErrors"], 0) << file << ":\n" << report["issues"].dump(2).substr(0, 4000);
