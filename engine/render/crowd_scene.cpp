@@ -30,6 +30,46 @@ void passBarrier(VkCommandBuffer cmd) {
 
 template <class T> const T* as(const Buffer& b) { return static_cast<const T*>(b.mapped()); }
 
+// Sample and pose over pose slots [firstSlot, firstSlot + counters[countIndex]), slot s animating
+// instance poseInstances[s - firstSlot]: the shared poses once, the own poses every frame.
+struct PoseSlots {
+    VkDeviceAddress instances, poseInstances, counters;
+    uint32_t countIndex, firstSlot;
+};
+
+gpu::SamplePush samplePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAddress locals, float time) {
+    gpu::SamplePush push{};
+    push.instances = slots.instances;
+    push.poseInstances = slots.poseInstances;
+    push.clips = cm.buffers().clips.address();
+    push.channelTable = cm.buffers().channelTable.address();
+    push.channels = cm.buffers().channels.address();
+    push.times = cm.buffers().times.address();
+    push.values = cm.buffers().values.address();
+    push.rest = cm.buffers().rest.address();
+    push.locals = locals;
+    push.counters = slots.counters;
+    push.time = time;
+    push.nodeCount = uint32_t(cm.tables().rest.size());
+    push.countIndex = slots.countIndex;
+    push.firstSlot = slots.firstSlot;
+    return push;
+}
+
+gpu::PosePush posePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAddress locals, VkDeviceAddress palette) {
+    gpu::PosePush push{};
+    push.rest = cm.buffers().rest.address();
+    push.locals = locals;
+    push.joints = cm.buffers().joints.address();
+    push.palette = palette;
+    push.counters = slots.counters;
+    push.nodeCount = uint32_t(cm.tables().rest.size());
+    push.jointCount = uint32_t(cm.tables().joints.size());
+    push.countIndex = slots.countIndex;
+    push.firstSlot = slots.firstSlot;
+    return push;
+}
+
 } // namespace
 
 // One model's share of the crowd: its instances and, per frame slot, its working buffers.
@@ -300,34 +340,15 @@ void CrowdScene::computeSharedPoses() {
         Buffer records = uploadTable(device_, poses, "shared pose records");
         Buffer order = uploadTable(device_, identity, "shared pose order");
         Buffer count = uploadTable(device_, std::vector<uint32_t>{poseCount}, "shared pose count");
+        const PoseSlots slots{records.address(), order.address(), count.address(), 0, 0};
         device_.immediate([&](VkCommandBuffer cmd) {
-            for (Part::PerSlot& b : part.slots) {
-                gpu::SamplePush sample{};
-                sample.instances = records.address();
-                sample.poseInstances = order.address();
-                sample.clips = cm.buffers().clips.address();
-                sample.channelTable = cm.buffers().channelTable.address();
-                sample.channels = cm.buffers().channels.address();
-                sample.times = cm.buffers().times.address();
-                sample.values = cm.buffers().values.address();
-                sample.rest = cm.buffers().rest.address();
-                sample.locals = b.locals.address();
-                sample.counters = count.address();
-                sample.nodeCount = uint32_t(cm.tables().rest.size());
-                dispatch(cmd, samplePipeline_, sample, uint64_t(poseCount) * sample.nodeCount);
-            }
+            for (Part::PerSlot& b : part.slots)
+                dispatch(cmd, samplePipeline_, samplePush(cm, slots, b.locals.address(), 0.0f),
+                         uint64_t(poseCount) * cm.tables().rest.size());
             passBarrier(cmd);
-            for (Part::PerSlot& b : part.slots) {
-                gpu::PosePush pose{};
-                pose.rest = cm.buffers().rest.address();
-                pose.locals = b.locals.address();
-                pose.joints = cm.buffers().joints.address();
-                pose.palette = b.palette.address();
-                pose.counters = count.address();
-                pose.nodeCount = uint32_t(cm.tables().rest.size());
-                pose.jointCount = uint32_t(cm.tables().joints.size());
-                dispatch(cmd, posePipeline_, pose, uint64_t(poseCount) * pose.jointCount);
-            }
+            for (Part::PerSlot& b : part.slots)
+                dispatch(cmd, posePipeline_, posePush(cm, slots, b.locals.address(), b.palette.address()),
+                         uint64_t(poseCount) * cm.tables().joints.size());
         });
     }
 }
@@ -388,22 +409,9 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     for (Part& part : parts_) {
         const CrowdModel& cm = *part.model;
         Part::PerSlot& b = part.slots[slotIndex];
-        gpu::SamplePush push{};
-        push.instances = part.instanceBuffer.address();
-        push.poseInstances = b.poseInstances.address();
-        push.clips = cm.buffers().clips.address();
-        push.channelTable = cm.buffers().channelTable.address();
-        push.channels = cm.buffers().channels.address();
-        push.times = cm.buffers().times.address();
-        push.values = cm.buffers().values.address();
-        push.rest = cm.buffers().rest.address();
-        push.locals = b.locals.address();
-        push.counters = b.counters.address();
-        push.time = time;
-        push.nodeCount = uint32_t(cm.tables().rest.size());
-        push.countIndex = HORDE_COUNT_POSES;
-        push.firstSlot = cm.sharedPoses();
-        indirect(samplePipeline_, push, b.dispatches, 0);
+        const PoseSlots slots{part.instanceBuffer.address(), b.poseInstances.address(), b.counters.address(),
+                              HORDE_COUNT_POSES, cm.sharedPoses()};
+        indirect(samplePipeline_, samplePush(cm, slots, b.locals.address(), time), b.dispatches, 0);
     }
     passBarrier(cmd);
     ++commands_;
@@ -411,17 +419,9 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     for (Part& part : parts_) {
         const CrowdModel& cm = *part.model;
         Part::PerSlot& b = part.slots[slotIndex];
-        gpu::PosePush push{};
-        push.rest = cm.buffers().rest.address();
-        push.locals = b.locals.address();
-        push.joints = cm.buffers().joints.address();
-        push.palette = b.palette.address();
-        push.counters = b.counters.address();
-        push.nodeCount = uint32_t(cm.tables().rest.size());
-        push.jointCount = uint32_t(cm.tables().joints.size());
-        push.countIndex = HORDE_COUNT_POSES;
-        push.firstSlot = cm.sharedPoses();
-        indirect(posePipeline_, push, b.dispatches, 1);
+        const PoseSlots slots{part.instanceBuffer.address(), b.poseInstances.address(), b.counters.address(),
+                              HORDE_COUNT_POSES, cm.sharedPoses()};
+        indirect(posePipeline_, posePush(cm, slots, b.locals.address(), b.palette.address()), b.dispatches, 1);
     }
     passBarrier(cmd);
     ++commands_;
