@@ -108,7 +108,14 @@ bool readKeys(Text& t, std::string_view keyword, AsciiNode& n) {
         if (!t.nextLine())
             return t.fail(field, "the text ends inside the key list (" + std::to_string(k) + " rows read)");
         if (!counted && is(t.peek(), "endlist")) break;
-        if (!kept) continue;
+        if (!kept) {
+            // Keys with no values (an emitter's detonate) leave a count and no rows.
+            if (!isData(t.peek())) {
+                t.unreadLine();
+                break;
+            }
+            continue;
+        }
         TextAt at = t.at();
         float time = t.number(field);
         if (!track.times.empty() && time < track.times.back())
@@ -160,10 +167,10 @@ AsciiFace faceRow(Text& t, std::string_view field) {
     AsciiFace f;
     for (uint32_t& v : f.v)
         v = t.integer(field);
-    f.group = t.integer(field);
+    f.group = t.bits(field);
     for (uint32_t& v : f.t)
         v = t.integer(field);
-    t.integer(field); // material (walkmesh surface)
+    t.bits(field); // material (walkmesh surface)
     lineEnds(t, field);
     return f;
 }
@@ -252,13 +259,13 @@ bool readMeshLine(Text& t, std::string_view k, AsciiMesh& mesh) {
 // From `node <type> <name>` to `endnode`.
 bool readNode(Text& t, TextAt at, bool animation, AsciiModel& m, AsciiNode& n) {
     n.at = at;
-    TextAt typeAt = t.at();
     n.type = lower(name(t, "node type"));
     n.name = name(t, "node name");
     if (!t.ok()) return false;
     n.flags = flagsOf(n.type);
-    if (n.flags == 0)
-        return t.failAt(typeAt, "node type", "'" + Text::quote(n.type) + "' is not a node type");
+    // Other types (a placeable's walkmesh "pwk", a door's "dwk" ...) are kept as dummies and reported.
+    n.unknownType = n.flags == 0;
+    if (n.unknownType) n.flags = kHasHeader;
     if ((n.flags & kHasMesh) && !animation) n.mesh = std::make_unique<AsciiMesh>();
     while (t.nextLine()) {
         TextAt lineAt = t.at();

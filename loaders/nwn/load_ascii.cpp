@@ -8,18 +8,19 @@
 namespace horde::nwn {
 
 namespace {
-// Pre-order from the roots (nodes without a parent), children in file order. Fails on a name
-// defined twice, a parent that names no node, and nodes whose parents form a cycle.
+// Pre-order from the roots (nodes without a parent), children in file order. Names need not be
+// unique (real files give a dummy the name of a skin mesh and make the mesh its parent): a name
+// means the first node defined with it, and the first name used again is warned about. Fails on a parent that
+// names no node, and on nodes whose parents form a cycle.
 bool orderNodes(Text& t, const std::vector<AsciiNode>& nodes, std::vector<uint32_t>& order,
-                std::vector<int32_t>& parentOf) {
+                std::vector<int32_t>& parentOf, Model& model) {
     std::unordered_map<std::string, uint32_t> byName;
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-        auto [it, added] = byName.emplace(lower(nodes[i].name), i);
-        if (!added)
-            return t.failAt(nodes[i].at, "node name",
-                            "'" + Text::quote(nodes[i].name) + "' is also the name of the node at line " +
-                                std::to_string(nodes[it->second].at.line));
-    }
+    bool warned = false;
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+        if (!byName.emplace(lower(nodes[i].name), i).second && !std::exchange(warned, true))
+            model.warnings.push_back("node '" + nodes[i].name + "' (line " +
+                                     std::to_string(nodes[i].at.line) +
+                                     ") shares its name with an earlier node; names resolve to the first");
     std::vector<std::vector<uint32_t>> children(nodes.size());
     std::vector<uint32_t> roots;
     parentOf.assign(nodes.size(), -1);
@@ -125,8 +126,9 @@ Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const 
     AsciiModel ascii;
     std::vector<uint32_t> order;
     std::vector<int32_t> parentOf;
-    if (!parseAscii(text, ascii) || !orderNodes(text, ascii.nodes, order, parentOf)) return text.error();
     Model model;
+    if (!parseAscii(text, ascii) || !orderNodes(text, ascii.nodes, order, parentOf, model))
+        return text.error();
     model.format = "nwn-ascii";
     model.axes.up = Axes::Up::Z;
     model.axes.metresPerUnit = 1.0f;
@@ -149,6 +151,9 @@ Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const 
         reportNode(node.flags & ~kHasDangly, node.name,
                    model); // the mesh reports danglies with their constraints
         if (node.type == "patch") model.extras.push_back({"patch", node.name, "patch node (not drawn)"});
+        if (node.unknownType)
+            model.extras.push_back(
+                {"node type", node.name, "'" + Text::quote(node.type) + "' read as a dummy"});
         if (node.mesh && !decodeAsciiMesh(text, node, i, restModel, model, allocator)) return text.error();
     }
     if (ascii.skipped > 0)

@@ -254,6 +254,8 @@ class Text {
 
     // Moves to the next line that holds a token; false at the end of the text or after an error.
     bool nextLine();
+    // Puts the current line back, for the next nextLine() to return again.
+    void unreadLine();
     // The next token of the current line (empty at its end), taken or only looked at.
     std::string_view word();
     std::string_view peek();
@@ -261,6 +263,8 @@ class Text {
     // junk, a value out of range or a NaN/infinity fails naming `field`.
     float number(std::string_view field);
     uint32_t integer(std::string_view field);
+    // A 32-bit mask, written signed or unsigned (smoothing groups): -2147483648 is 0x80000000.
+    uint32_t bits(std::string_view field);
     // A row count about to size an allocation: fails when the text left cannot hold that many
     // rows (two bytes each at the least).
     uint32_t count(std::string_view field);
@@ -314,7 +318,8 @@ struct AsciiMesh {
 
 struct AsciiNode {
     std::string type, name, parent; // parent empty for NULL
-    uint32_t flags = kHasHeader;    // the binary flag mask of its type (patch: header only)
+    uint32_t flags = kHasHeader;    // the binary flag mask of its type (patch and unknown types: header only)
+    bool unknownType = false;
     TextAt at, parentAt;
     // Single-value controllers (the rest pose in the geometry), and keyed ones.
     glm::vec3 position{0.0f};

@@ -2,7 +2,9 @@
 #include "nwn/nwn.h"
 
 #include <charconv>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace horde::nwn {
@@ -40,6 +42,13 @@ bool Text::nextLine() {
     }
     cursor_ = content_; // errors at the end of the text point past its last line's content
     return false;
+}
+
+void Text::unreadLine() {
+    if (line_ == nullptr) return;
+    next_ = line_;
+    --lineNumber_;
+    cursor_ = content_ = line_;
 }
 
 std::string_view Text::peek() {
@@ -96,6 +105,18 @@ uint32_t Text::integer(std::string_view field) {
     if (ec != std::errc() || end != w.data() + w.size())
         return failAt(where, field, "'" + quote(w) + "' is not a non-negative integer"), 0;
     return value;
+}
+
+uint32_t Text::bits(std::string_view field) {
+    TextAt where = at();
+    std::string_view w = word();
+    if (!ok()) return 0;
+    int64_t value = 0;
+    auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), value);
+    if (w.empty() || ec != std::errc() || end != w.data() + w.size() || value < INT32_MIN ||
+        value > int64_t(UINT32_MAX))
+        return failAt(where, field, "'" + quote(w) + "' is not a 32-bit integer"), 0;
+    return uint32_t(value);
 }
 
 uint32_t Text::count(std::string_view field) {

@@ -359,9 +359,9 @@ TEST(NwnAscii, HostileTextFailsNamingLineAndColumn) {
                 "line 13, column 10: parent: 'leg' names no node");
     expectFails(replaced(tiny, "node dummy arm\n  parent tiny", "node dummy arm\n  parent tri"),
                 "cycle of parents");
-    expectFails(replaced(tiny, "node patch spot", "node patch LAMP"),
-                "'LAMP' is also the name of the node at line");
-    expectFails(replaced(tiny, "node patch spot", "node blob spot"), "'blob' is not a node type");
+    expectFails(replaced(tiny, "node dummy arm\n  parent tiny", "node dummy arm\n  parent arm"),
+                "cycle of parents");
+    expectFails(replaced(tiny, "2 1 3  1  4 1 3", "2 1 3  4294967296  4 1 3"), "is not a 32-bit integer");
     expectFails(replaced(tiny, "    0 1 2  1  0 1 2  0\n    2 1 3  1  4 1 3  0\nendnode\n",
                          "    0 1 2  1  0 1 2  0\n    2 1 3  1  4 1 3  0\n"),
                 "is not closed before 'node'");
@@ -383,6 +383,29 @@ TEST(NwnAscii, HostileTextFailsNamingLineAndColumn) {
     EXPECT_NE(bad.error().message.find("more than four"), std::string::npos) << bad.error().message;
     bad = parse(replaced(skinny, "weights 3", "weights 2"), allocator, "skinny.mdl");
     ASSERT_FALSE(bad);
+}
+
+TEST(NwnAscii, QuirksOfRealFilesAreRead) {
+    std::string text = seed("tiny.mdl");
+    text = replaced(text, "node patch spot", "node pwk spot"); // a placeable walkmesh node
+    text = replaced(text, "2 1 3  1  4 1 3  0",
+                    "2 1 3  -2147483648  4 1 3  0"); // smoothing groups written signed
+    text = replaced(text, "  birthrate 10\n", "  birthrate 10\n  detonatekey 1\n\n"); // a count and no rows
+    // A dummy with the name of the mesh it hangs from.
+    text = replaced(text, "endmodelgeom tiny", "node dummy tri\n  parent tri\nendnode\nendmodelgeom tiny");
+    HeapMeshAllocator allocator;
+    Result<Model> model = parse(text, allocator);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->nodes.size(), 10u);
+    EXPECT_EQ(model->nodes[3].name, "tri");
+    EXPECT_EQ(model->nodes[3].parent, 2);
+    ASSERT_EQ(model->warnings.size(), 1u);
+    EXPECT_NE(model->warnings[0].find("shares its name"), std::string::npos) << model->warnings[0];
+    EXPECT_EQ(model->meshes.at(0).vertexCount(), 6u); // the second face's smoothing group differs now
+    bool reported = false;
+    for (const Extra& e : model->extras)
+        reported |= e.kind == "node type" && e.node == "spot";
+    EXPECT_TRUE(reported);
 }
 
 TEST(NwnAscii, LongLinesAndStrayBytesAreReadPast) {
