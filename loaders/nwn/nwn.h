@@ -280,6 +280,8 @@ class Text {
     static std::string quote(std::string_view token);
 
   private:
+    TextAt where(const char* p) const { return {lineNumber_, uint32_t(p - line_) + 1}; }
+
     const char *end_, *next_;                          // the whole text; the next line's start
     const char *line_ = nullptr, *content_ = nullptr, *cursor_ = nullptr; // current line, its end before any comment
     uint32_t lineNumber_ = 0;

@@ -10,8 +10,9 @@
 namespace horde::nwn {
 
 namespace {
+// Space, tab, CR, and the vertical tab and form feed ('\n' never reaches here).
 bool blank(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return c == ' ' || (c >= '\t' && c <= '\r');
 }
 } // namespace
 
@@ -73,66 +74,67 @@ TextAt Text::at() const {
     const char* p = cursor_;
     while (p < content_ && blank(*p))
         ++p;
-    return {lineNumber_, uint32_t(p - line_) + 1};
+    return where(p);
 }
 
+// Numbers are the bulk of a file: each token is found once, and its place is worked out only
+// when it fails.
+
 float Text::number(std::string_view field) {
-    TextAt where = at();
     std::string_view w = word();
     if (!ok()) return 0.0f;
-    if (w.empty()) return failAt(where, field, "expected a number at the end of the line"), 0.0f;
+    if (w.empty()) return failAt(where(w.data()), field, "expected a number at the end of the line"), 0.0f;
     // from_chars takes no leading '+', which some exporters write.
     std::string_view digits = w.size() > 1 && w[0] == '+' ? w.substr(1) : w;
     float value = 0.0f;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (ec == std::errc::result_out_of_range)
-        return failAt(where, field, "'" + quote(w) + "' is out of range"), 0.0f;
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is out of range"), 0.0f;
     if (ec != std::errc() || end != digits.data() + digits.size())
-        return failAt(where, field, "'" + quote(w) + "' is not a number"), 0.0f;
-    if (!std::isfinite(value)) return failAt(where, field, "'" + quote(w) + "' is not finite"), 0.0f;
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is not a number"), 0.0f;
+    if (!std::isfinite(value))
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is not finite"), 0.0f;
     return value;
 }
 
 uint32_t Text::integer(std::string_view field) {
-    TextAt where = at();
     std::string_view w = word();
     if (!ok()) return 0;
-    if (w.empty()) return failAt(where, field, "expected an integer at the end of the line"), 0;
+    if (w.empty()) return failAt(where(w.data()), field, "expected an integer at the end of the line"), 0;
     uint32_t value = 0;
     auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), value);
     if (ec == std::errc::result_out_of_range)
-        return failAt(where, field, "'" + quote(w) + "' is out of range"), 0;
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is out of range"), 0;
     if (ec != std::errc() || end != w.data() + w.size())
-        return failAt(where, field, "'" + quote(w) + "' is not a non-negative integer"), 0;
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is not a non-negative integer"), 0;
     return value;
 }
 
 uint32_t Text::bits(std::string_view field) {
-    TextAt where = at();
     std::string_view w = word();
     if (!ok()) return 0;
     int64_t value = 0;
     auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), value);
     if (w.empty() || ec != std::errc() || end != w.data() + w.size() || value < INT32_MIN ||
         value > int64_t(UINT32_MAX))
-        return failAt(where, field, "'" + quote(w) + "' is not a 32-bit integer"), 0;
+        return failAt(where(w.data()), field, "'" + quote(w) + "' is not a 32-bit integer"), 0;
     return uint32_t(value);
 }
 
 uint32_t Text::count(std::string_view field) {
-    TextAt where = at();
+    TextAt place = at();
     uint32_t n = integer(field);
     if (ok() && uint64_t(n) > uint64_t(end_ - next_) / 2)
-        return failAt(where, field,
+        return failAt(place, field,
                       "count " + std::to_string(n) + " cannot fit in the " + std::to_string(end_ - next_) +
                           " bytes left"),
                0;
     return n;
 }
 
-bool Text::failAt(TextAt where, std::string_view field, std::string_view reason) {
+bool Text::failAt(TextAt place, std::string_view field, std::string_view reason) {
     if (error_.empty())
-        error_ = file_ + ": line " + std::to_string(where.line) + ", column " + std::to_string(where.column) +
+        error_ = file_ + ": line " + std::to_string(place.line) + ", column " + std::to_string(place.column) +
                  ": " + std::string(field) + ": " + std::string(reason);
     return false;
 }
