@@ -261,6 +261,15 @@ TEST(NwnAscii, BinarySupermodelChainsIntoAscii) {
     ASSERT_TRUE(model) << model.error().message;
     ASSERT_EQ(findClip(*model, "bend") >= 0, true);
     EXPECT_EQ(model->clips[size_t(findClip(*model, "bend"))].source, "skinny.mdl");
+    // The same ASCII file as an --anim file of a binary model.
+    ASSERT_TRUE(nwnFormat().write(child, dir.path / "plain.mdl"));
+    LoadOptions options;
+    options.anims = {dir.path / "skinny.mdl"};
+    Result<Model> bound = loadFile(dir.path / "plain.mdl", allocator, options);
+    ASSERT_TRUE(bound) << bound.error().message;
+    ASSERT_EQ(bound->clips.size(), 1u);
+    EXPECT_EQ(bound->clips[0].name, "bend");
+    EXPECT_EQ(bound->clips[0].source, "skinny.mdl");
 }
 
 TEST(NwnAscii, AsciiBinaryAsciiPosesTheSame) {
