@@ -4,6 +4,7 @@
 #include "nwn/nwn.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "asset/influences.h"
 
@@ -85,6 +86,8 @@ namespace {
 bool checkMesh(Text& t, const AsciiNode& node, const AsciiMesh& m, bool textured) {
     const size_t n = m.verts.size();
     const std::string who = "node '" + Text::quote(node.name) + "': ";
+    if (m.faces.size() > UINT32_MAX / 3)
+        return t.failAt(m.facesAt, "faces", who + "more than 2^32 indices");
     for (size_t f = 0; f < m.faces.size(); ++f)
         for (size_t k = 0; k < 3; ++k) {
             if (m.faces[f].v[k] >= n)
