@@ -249,6 +249,7 @@ bool readMeshLine(Text& t, std::string_view k, AsciiMesh& mesh) {
         mesh.dangle[2] = t.number(k);
     else if (is(k, "colors")) {
         std::vector<glm::vec3> colours;
+        mesh.colorsAt = t.at();
         readRows(t, "colors", colours, vec3Row);
         mesh.colors = uint32_t(colours.size());
     } else
@@ -347,7 +348,7 @@ bool parseAscii(Text& t, AsciiModel& m) {
             m.supermodel = t.peek().empty() ? first : nameOrNull(t, "setsupermodel");
             if (lower(m.supermodel) == "null") m.supermodel.clear();
         } else if (is(k, "classification")) {
-            m.classification = name(t, "classification");
+            name(t, "classification"); // character, tile, effect ...: nothing horde draws differently
         } else if (is(k, "setanimationscale")) {
             m.animationScale = t.number("setanimationscale");
         } else if (is(k, "beginmodelgeom")) {

@@ -86,8 +86,7 @@ namespace {
 bool checkMesh(Text& t, const AsciiNode& node, const AsciiMesh& m, bool textured) {
     const size_t n = m.verts.size();
     const std::string who = "node '" + Text::quote(node.name) + "': ";
-    if (m.faces.size() > UINT32_MAX / 3)
-        return t.failAt(m.facesAt, "faces", who + "more than 2^32 indices");
+    if (m.faces.size() > UINT32_MAX / 3) return t.failAt(m.facesAt, "faces", who + "more than 2^32 indices");
     for (size_t f = 0; f < m.faces.size(); ++f)
         for (size_t k = 0; k < 3; ++k) {
             if (m.faces[f].v[k] >= n)
@@ -107,6 +106,9 @@ bool checkMesh(Text& t, const AsciiNode& node, const AsciiMesh& m, bool textured
     if (!m.normals.empty() && m.normals.size() != n)
         return t.failAt(m.normalsAt, "normals",
                         who + std::to_string(m.normals.size()) + " rows for " + std::to_string(n) + " verts");
+    if (m.colors != 0 && m.colors != n)
+        return t.failAt(m.colorsAt, "colors",
+                        who + std::to_string(m.colors) + " rows for " + std::to_string(n) + " verts");
     if ((node.flags & kHasSkin) && m.weights.size() != n)
         return t.failAt(m.weightsAt, "weights",
                         who + std::to_string(m.weights.size()) + " rows for " + std::to_string(n) + " verts");

@@ -314,8 +314,8 @@ struct AsciiMesh {
     std::vector<AsciiWeights> weights;
     std::vector<float> constraints;    // danglymesh: per position
     glm::vec3 dangle{0.0f};            // danglymesh: displacement, tightness, period
-    uint32_t colors = 0;            // vertex colours: checked, not kept (horde has no colour stream)
-    TextAt facesAt, weightsAt, normalsAt;
+    uint32_t colors = 0;            // vertex colours: counted against verts, not kept (no colour stream)
+    TextAt facesAt, weightsAt, normalsAt, colorsAt;
 };
 
 struct AsciiNode {
@@ -340,7 +340,7 @@ struct AsciiAnim {
 };
 
 struct AsciiModel {
-    std::string name, supermodel, classification; // supermodel empty for NULL
+    std::string name, supermodel; // supermodel empty for NULL
     float animationScale = 1.0f;
     std::vector<AsciiNode> nodes;
     std::vector<AsciiAnim> anims;

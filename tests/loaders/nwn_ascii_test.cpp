@@ -360,6 +360,8 @@ TEST(NwnAscii, HostileTextFailsNamingLineAndColumn) {
     expectFails(replaced(tiny, "position 1 2 3", "position 1 2\xC3\xA9 3"), "'2\\xC3\\xA9' is not a number");
     expectFails(replaced(tiny, "verts 4", "verts 5"), "verts: 'tverts' is not a number"); // a count that lies
     expectFails(replaced(tiny, "verts 4", "verts 4000000000"), "cannot fit");
+    expectFails(replaced(tiny, "colors 4\n    1 1 1\n", "colors 3\n"),
+                "colors: node 'tri': 3 rows for 4 verts");
     expectFails(replaced(tiny, "verts 4", "verts 99999999999"), "out of range");
     expectFails(replaced(tiny, "2 1 3  1  4 1 3", "2 1 7  1  4 1 3"), "face 1 uses position 7 of 4 verts");
     expectFails(replaced(tiny, "2 1 3  1  4 1 3", "2 1 3  1  4 1 9"),
