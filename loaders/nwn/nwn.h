@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -312,8 +313,8 @@ struct AsciiMesh {
     std::vector<AsciiFace> faces;
     std::vector<std::string> bones; // distinct names in `weights`, in order of first use
     std::vector<AsciiWeights> weights;
-    std::vector<float> constraints;    // danglymesh: per position
-    glm::vec3 dangle{0.0f};            // danglymesh: displacement, tightness, period
+    std::vector<float> constraints; // danglymesh: per position
+    glm::vec3 dangle{0.0f};         // danglymesh: displacement, tightness, period
     uint32_t colors = 0;            // vertex colours: counted against verts, not kept (no colour stream)
     TextAt facesAt, weightsAt, normalsAt, colorsAt;
 };
@@ -329,7 +330,7 @@ struct AsciiNode {
     float scale = 1.0f;
     uint32_t single = 0; // which single values were given: 1 position, 2 orientation, 4 scale
     std::vector<Track> tracks;
-    std::unique_ptr<AsciiMesh> mesh; // trimesh, skin, danglymesh, aabb
+    std::unique_ptr<AsciiMesh> mesh; // trimesh, skin, danglymesh, animmesh, aabb (not in animations)
 };
 
 struct AsciiAnim {
@@ -389,7 +390,7 @@ class NodeBinder {
 std::string describeClip(const std::string& name, float length, float transition, const std::string& root,
                          const std::vector<std::pair<float, std::string>>& events);
 
-// The clips and header of an MDL in either encoding (supermodels).
+// The clips and header of an MDL in either encoding (load.cpp; supermodels).
 bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> bytes, float positionScale,
                  Model& target, ModelHeader& header, std::vector<Clip>& clips, Error& error);
 
