@@ -242,7 +242,9 @@ void registerDecodeBenchmarks(Context& context) {
     for (const Format* format : formats()) {
         if (!format->write) continue;
         for (const auto& [label, bytes] : sizes) {
-            std::filesystem::path path = dir / ("monster_" + label + (format->extension ? format->extension : ".bin"));
+            // Named by format too: nwn and nwn-ascii share the .mdl extension.
+            std::filesystem::path path =
+                dir / ("monster_" + std::string(format->id) + "_" + label + (format->extension ? format->extension : ".bin"));
             std::shared_ptr<Written> written = monsterOfSize(*format, bytes, path);
             if (!written) {
                 std::fprintf(stderr, "horde_bench: could not write and read back the monster as %s at %s\n", format->id, label.c_str());

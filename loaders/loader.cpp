@@ -8,7 +8,8 @@ namespace horde {
 
 std::span<const Format* const> formats() {
     // Each format's entry lives beside its decoder (loaders/<id>/).
-    static const std::array<const Format*, 5> all{&grimrockFormat(), &emiFormat(), &gltfFormat(), &swtorFormat(), &nwnFormat()};
+    static const std::array<const Format*, 6> all{&grimrockFormat(), &emiFormat(), &gltfFormat(), &swtorFormat(), &nwnFormat(),
+                                                  &nwnAsciiFormat()};
     return all;
 }
 

@@ -15,6 +15,7 @@ const Format& emiFormat();
 const Format& gltfFormat();
 const Format& swtorFormat();
 const Format& nwnFormat();
+const Format& nwnAsciiFormat();
 
 std::span<const Format* const> formats();
 const Format* findFormat(std::string_view id);

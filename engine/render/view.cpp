@@ -13,9 +13,9 @@ glm::vec3 OrbitCamera::eye() const {
 }
 
 glm::mat4 OrbitCamera::viewProjection(float aspect, float sceneRadius) const {
-    float nearPlane = this->nearPlane > 0.0f ? this->nearPlane : std::max(distance - sceneRadius * 1.5f, distance * 0.01f);
-    float farPlane = distance + sceneRadius * 2.0f;
-    glm::mat4 proj = glm::perspectiveRH_ZO(fovY, aspect, nearPlane, farPlane);
+    float nearZ = nearPlane > 0.0f ? nearPlane : std::max(distance - sceneRadius * 1.5f, distance * 0.01f);
+    float farZ = distance + sceneRadius * 2.0f;
+    glm::mat4 proj = glm::perspectiveRH_ZO(fovY, aspect, nearZ, farZ);
     proj[1][1] *= -1.0f;
     return proj * glm::lookAtRH(eye(), target, glm::vec3(0, 1, 0));
 }

@@ -1,7 +1,7 @@
 #include "nwn/nwn.h"
 
 #include <cmath>
-#include <unordered_map>
+#include <cstdio>
 
 namespace horde::nwn {
 
@@ -29,27 +29,64 @@ bool readAnimHeader(File& file, uint32_t at, AnimHeader& h) {
     return true;
 }
 
+// The header's summary with its events.
 std::string describe(File& file, const AnimHeader& h) {
     Reader& r = file.reader();
-    char text[64];
-    std::snprintf(text, sizeof text, "length %g s, transition %g s", h.length, h.transition);
-    std::string detail = "clip '" + h.name + "': " + text;
-    if (!h.root.empty()) detail += ", root '" + h.root + "'";
-    if (!file.seekModelArray(h.events.offset, h.events.count, kEventSize, "animation events")) return detail;
+    std::vector<std::pair<float, std::string>> events;
+    if (!file.seekModelArray(h.events.offset, h.events.count, kEventSize, "animation events")) return {};
     for (uint32_t e = 0; e < h.events.count; ++e) {
         float after = r.f32("animation event time");
-        std::string name = file.name(32, "animation event name");
-        std::snprintf(text, sizeof text, "%g", after);
-        detail += ", event '" + name + "' at " + text + " s";
+        events.emplace_back(after, file.name(32, "animation event name"));
     }
-    return detail;
+    return describeClip(h.name, h.length, h.transition, h.root, events);
 }
 } // namespace
 
+std::string describeClip(const std::string& name, float length, float transition, const std::string& root,
+                         const std::vector<std::pair<float, std::string>>& events) {
+    char text[64];
+    std::snprintf(text, sizeof text, "length %g s, transition %g s", length, transition);
+    std::string detail = "clip '" + name + "': " + text;
+    if (!root.empty()) detail += ", root '" + root + "'";
+    for (const auto& [after, event] : events) {
+        std::snprintf(text, sizeof text, "%g", after);
+        detail += ", event '" + event + "' at " + text + " s";
+    }
+    return detail;
+}
+
+NodeBinder::NodeBinder(const Model& target) {
+    for (uint32_t n = 0; n < target.nodes.size(); ++n) byName_.emplace(lower(target.nodes[n].name), n);
+}
+
+void NodeBinder::bind(const std::string& name, std::vector<Track>& tracks, float scale, Clip& clip) {
+    if (tracks.empty()) return;
+    auto found = byName_.find(lower(name));
+    if (found == byName_.end()) {
+        if (unmatched_++ == 0) first_ = name;
+        return;
+    }
+    for (Track& t : tracks) {
+        Channel c;
+        c.node = found->second;
+        c.path = t.path;
+        c.interpolation = t.interpolation;
+        c.times = std::move(t.times);
+        c.values = std::move(t.values);
+        if (c.path == ChannelPath::Translation)
+            for (glm::vec4& v : c.values) v *= scale;
+        clip.channels.push_back(std::move(c));
+    }
+}
+
+void NodeBinder::report(const std::string& clip, Model& target) {
+    if (unmatched_ > 0)
+        target.warnings.push_back("clip '" + clip + "': " + std::to_string(unmatched_) + " animated nodes (first '" + first_ +
+                                  "') match no node of the model");
+}
+
 bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips) {
     Reader& r = file.reader();
-    std::unordered_map<std::string, uint32_t> byName;
-    for (uint32_t n = 0; n < target.nodes.size(); ++n) byName.emplace(lower(target.nodes[n].name), n);
     if (!file.seekModelArray(header.animations.offset, header.animations.count, 4, "model animations")) return false;
     std::vector<uint32_t> pointers(header.animations.count);
     for (uint32_t& p : pointers) p = r.u32("model animation pointer");
@@ -65,32 +102,13 @@ bool readClips(File& file, const ModelHeader& header, float positionScale, Model
         clip.rotationBlend = RotationBlend::Slerp;
         std::vector<RawNode> nodes;
         if (h.rootNode != 0 && !walkTree(file, h.rootNode, nodes)) return false;
-        size_t unmatched = 0;
-        std::string firstUnmatched;
+        NodeBinder binder(target);
         for (const RawNode& node : nodes) {
             std::vector<Track> tracks;
             if (!readTracks(file, node, tracks)) return false;
-            if (tracks.empty()) continue;
-            auto found = byName.find(lower(node.name));
-            if (found == byName.end()) {
-                if (unmatched++ == 0) firstUnmatched = node.name;
-                continue;
-            }
-            for (Track& t : tracks) {
-                Channel c;
-                c.node = found->second;
-                c.path = t.path;
-                c.interpolation = t.interpolation;
-                c.times = std::move(t.times);
-                c.values = std::move(t.values);
-                if (c.path == ChannelPath::Translation)
-                    for (glm::vec4& v : c.values) v *= positionScale;
-                clip.channels.push_back(std::move(c));
-            }
+            binder.bind(node.name, tracks, positionScale, clip);
         }
-        if (unmatched > 0)
-            target.warnings.push_back("clip '" + h.name + "': " + std::to_string(unmatched) + " animated nodes (first '" +
-                                      firstUnmatched + "') match no node of the model");
+        binder.report(h.name, target);
         target.extras.push_back({"animation", h.root, detail});
         clips.push_back(std::move(clip));
     }

@@ -1,8 +1,8 @@
-// The NWN format entry: detection by the header's sizes, and the readers and writer behind the
-// Format.
+// The NWN format entries: `nwn` (compiled, binary) and `nwn-ascii` (text), one .mdl extension.
+// Either entry loads either encoding (the first 32-bit word decides, as in xoreos), so a chain of
+// supermodels may mix them; each writes its own.
 #include "nwn/nwn.h"
 
-#include <cctype>
 #include <cstring>
 
 #include "format.h"
@@ -16,24 +16,17 @@ uint32_t word(std::span<const std::byte> bytes, size_t at) {
     return v;
 }
 
-bool looksLikeText(std::span<const std::byte> bytes) {
-    size_t n = std::min<size_t>(bytes.size(), 64);
-    for (size_t i = 0; i < n; ++i) {
-        auto c = static_cast<unsigned char>(bytes[i]);
-        if (!std::isprint(c) && !std::isspace(c)) return false;
-    }
-    return n > 0;
-}
-
-// Binary: a zero word, then sizes that account for the file. ASCII MDL (text, .mdl) is claimed
-// too, so that loading it says why it is refused rather than "unknown format".
+// Binary: a zero word, then sizes that account for the file.
 bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     const bool mdl = nwn::lower(path.extension().string()) == ".mdl";
-    if (bytes.size() >= nwn::kFileHeaderSize && word(bytes, 0) == 0) {
-        uint64_t end = nwn::kFileHeaderSize + uint64_t(word(bytes, 4)) + word(bytes, 8);
-        return word(bytes, 4) >= nwn::kModelHeaderSize && (end == bytes.size() || (mdl && end <= bytes.size()));
-    }
-    return mdl && looksLikeText(bytes);
+    if (bytes.size() < nwn::kFileHeaderSize || word(bytes, 0) != 0) return false;
+    uint64_t end = nwn::kFileHeaderSize + uint64_t(word(bytes, 4)) + word(bytes, 8);
+    return word(bytes, 4) >= nwn::kModelHeaderSize && (end == bytes.size() || (mdl && end <= bytes.size()));
+}
+
+// ASCII: a .mdl whose first word is not zero; the text's own errors say what is wrong with it.
+bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    return nwn::lower(path.extension().string()) == ".mdl" && nwn::isAscii(bytes);
 }
 
 Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
@@ -50,11 +43,21 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
     if (Status st = nwn::writeModel(model, path); !st) return st.error();
     return Companions{};
 }
+Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path) {
+    if (Status st = nwn::writeAsciiModel(model, path); !st) return st.error();
+    return Companions{};
+}
 } // namespace
 
 const Format& nwnFormat() {
     static const Format format{"nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
                                detect, load, loadClips, write, ".mdl"};
+    return format;
+}
+
+const Format& nwnAsciiFormat() {
+    static const Format format{"nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)", detectAscii, load,
+                               loadClips, writeAscii, ".mdl"};
     return format;
 }
 

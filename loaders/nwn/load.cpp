@@ -7,12 +7,6 @@
 namespace horde::nwn {
 
 namespace {
-constexpr const char* kAnimationScaleExtra = "animation scale";
-
-glm::mat4 local(const Node& n) {
-    return glm::translate(glm::mat4(1.0f), n.translation) * glm::mat4_cast(n.rotation) * glm::scale(glm::mat4(1.0f), n.scale);
-}
-
 bool buildNodes(File& file, const std::vector<RawNode>& raw, Model& model) {
     size_t keyed = 0;
     for (const RawNode& r : raw) {
@@ -41,20 +35,32 @@ bool buildNodes(File& file, const std::vector<RawNode>& raw, Model& model) {
     return true;
 }
 
-void reportNode(const RawNode& r, Model& model) {
-    if (r.flags & kHasLight) model.extras.push_back({"light", r.name, "point light (not lit by horde)"});
-    if (r.flags & kHasEmitter) model.extras.push_back({"emitter", r.name, "particle emitter (not simulated)"});
-    if (r.flags & kHasReference) model.extras.push_back({"reference", r.name, "attaches another model (not loaded)"});
-    if (r.flags & kHasCamera) model.extras.push_back({"camera", r.name, "camera node"});
-    if (r.flags & kHasDangly) model.extras.push_back({"dangly", r.name, "danglymesh drawn rigid (no dangle physics)"});
-    if (r.flags & kHasAnim) model.extras.push_back({"animmesh", r.name, "vertex animation not played"});
-    if (r.flags & kHasUnknown) model.extras.push_back({"unknown", r.name, "node flag 0x400: drawn as a trimesh"});
+} // namespace
+
+std::vector<glm::mat4> restTransforms(const Model& model) {
+    std::vector<glm::mat4> rest(model.nodes.size());
+    for (size_t i = 0; i < model.nodes.size(); ++i) {
+        const Node& n = model.nodes[i];
+        glm::mat4 local = glm::translate(glm::mat4(1.0f), n.translation) * glm::mat4_cast(n.rotation) *
+                          glm::scale(glm::mat4(1.0f), n.scale);
+        rest[i] = n.parent < 0 ? local : rest[size_t(n.parent)] * local;
+    }
+    return rest;
 }
 
-} // namespace
+void reportNode(uint32_t flags, const std::string& name, Model& model) {
+    if (flags & kHasLight) model.extras.push_back({"light", name, "point light (not lit by horde)"});
+    if (flags & kHasEmitter) model.extras.push_back({"emitter", name, "particle emitter (not simulated)"});
+    if (flags & kHasReference) model.extras.push_back({"reference", name, "attaches another model (not loaded)"});
+    if (flags & kHasCamera) model.extras.push_back({"camera", name, "camera node"});
+    if (flags & kHasDangly) model.extras.push_back({"dangly", name, "danglymesh drawn rigid (no dangle physics)"});
+    if (flags & kHasAnim) model.extras.push_back({"animmesh", name, "vertex animation not played"});
+    if (flags & kHasUnknown) model.extras.push_back({"unknown", name, "node flag 0x400: drawn as a trimesh"});
+}
 
 Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
                         MeshAllocator& allocator) {
+    if (isAscii(bytes)) return readAsciiModel(path, bytes, options, allocator);
     File file(bytes, path);
     ModelHeader header;
     std::vector<RawNode> raw;
@@ -64,11 +70,9 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     model.axes.up = Axes::Up::Z;
     model.axes.metresPerUnit = 1.0f;
     if (!buildNodes(file, raw, model)) return file.error();
-    std::vector<glm::mat4> restModel(model.nodes.size());
-    for (size_t n = 0; n < model.nodes.size(); ++n)
-        restModel[n] = model.nodes[n].parent < 0 ? local(model.nodes[n]) : restModel[size_t(model.nodes[n].parent)] * local(model.nodes[n]);
+    const std::vector<glm::mat4> restModel = restTransforms(model);
     for (uint32_t n = 0; n < raw.size(); ++n) {
-        reportNode(raw[n], model);
+        reportNode(raw[n].flags, raw[n].name, model);
         if ((raw[n].flags & kHasMesh) && !decodeMesh(file, raw, n, restModel, model, allocator)) return file.error();
     }
     char scale[32];
@@ -84,11 +88,34 @@ Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::s
     float scale = 1.0f;
     for (const Extra& e : target.extras)
         if (e.kind == kAnimationScaleExtra) scale = std::strtof(e.detail.c_str(), nullptr);
-    File file(bytes, path);
     ModelHeader header;
     std::vector<Clip> clips;
+    if (isAscii(bytes)) {
+        Text text(bytes, path.string());
+        if (!readAsciiClips(text, scale, target, header, clips)) return text.error();
+        return clips;
+    }
+    File file(bytes, path);
     if (!file.open() || !readModelHeader(file, header) || !readClips(file, header, scale, target, clips)) return file.error();
     return clips;
+}
+
+} // namespace horde::nwn
+
+namespace horde::nwn {
+
+bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> bytes, float positionScale, Model& target,
+                 ModelHeader& header, std::vector<Clip>& clips, Error& error) {
+    if (isAscii(bytes)) {
+        Text text(bytes, path.string());
+        if (readAsciiClips(text, positionScale, target, header, clips)) return true;
+        error = text.error();
+        return false;
+    }
+    File file(bytes, path);
+    if (file.open() && readModelHeader(file, header) && readClips(file, header, positionScale, target, clips)) return true;
+    error = file.error();
+    return false;
 }
 
 } // namespace horde::nwn

@@ -38,10 +38,11 @@ Status inheritClips(const std::filesystem::path& path, const ModelHeader& header
         }
         Result<MappedFile> mapped = MappedFile::open(found);
         if (!mapped) return mapped.error();
-        File file(mapped->bytes(), found);
+        // A chain may mix encodings: each file is read as what it is.
         ModelHeader super;
         std::vector<Clip> clips;
-        if (!file.open() || !readModelHeader(file, super) || !readClips(file, super, scale, model, clips)) return file.error();
+        Error error;
+        if (!readClipsOf(found, mapped->bytes(), scale, model, super, clips, error)) return error;
         for (Clip& clip : clips) {
             if (!have.insert(lower(clip.name)).second) continue; // the nearer model's clip wins
             clip.source = found.filename().string();

@@ -1,13 +1,19 @@
 #pragma once
-// Neverwinter Nights binary MDL: a compiled model holds geometry, skins and animations in one
-// file, and inherits animations through a chain of supermodels. The folder's one internal
-// header, in reading order: the container (file.cpp), the load (load.cpp, load_supermodel.cpp),
-// the decoders of the node tree, controllers, meshes and animations (decode_*.cpp), and the
-// writer (write.cpp) with its plan (write_plan.cpp). The entry is format.cpp.
+// Neverwinter Nights MDL: a model holds geometry, skins and animations in one file, and inherits
+// animations through a chain of supermodels. One extension holds two encodings: compiled
+// (binary) and ASCII text. The folder's one internal header, in reading order: the binary
+// container (file.cpp), the load (load.cpp, load_supermodel.cpp), the decoders of the node tree,
+// controllers, meshes and animations (decode_*.cpp), the ASCII text (text.cpp) and its decoders
+// (decode_ascii*.cpp), and the writers (write.cpp with its plan write_plan.cpp, write_ascii.cpp).
+// The entries are format.cpp.
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -137,6 +143,15 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
 // The animations of another binary MDL, bound to `target` by node name (for --anim).
 Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target);
 
+// Every node's rest model transform (parents precede children).
+std::vector<glm::mat4> restTransforms(const Model& model);
+
+// What a node of these kinds is, as Model::extras (both encodings).
+void reportNode(uint32_t flags, const std::string& name, Model& model);
+
+// The model's animation scale, kept for --anim files bound to it later.
+constexpr const char* kAnimationScaleExtra = "animation scale";
+
 // Supermodels: a model names the model it inherits animations from, which may name its own.
 // Clips the model does not define itself (by name, case-insensitively) are taken from the
 // first model in the chain that has them, their positions multiplied by the animation scales
@@ -219,6 +234,166 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
 // findings (unmatched nodes) go to target.warnings, lengths and events to target.extras.
 bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips);
 
+// ---- ASCII MDL: the text (text.cpp) ----
+
+// An MDL whose first 32-bit word is not zero is ASCII text (xoreos decides the same way).
+bool isAscii(std::span<const std::byte> bytes);
+
+// Where a token starts (1-based), for errors found after its line was read.
+struct TextAt {
+    uint32_t line = 0, column = 0;
+};
+
+// A cursor over ASCII MDL text, read in place line by line: no token list is built. Tokens are
+// separated by spaces, tabs and CRs; '#' starts a comment that runs to the end of its line.
+// Input is untrusted: any byte may appear, lines may be of any length. Errors are sticky and
+// keep reader.h's shape with line and column for the offset: "file: line L, column C: field:
+// reason"; after one, every read returns empty or zero.
+class Text {
+  public:
+    Text(std::span<const std::byte> bytes, std::string file);
+
+    // Moves to the next line that holds a token; false at the end of the text or after an error.
+    bool nextLine();
+    // Puts the current line back, for the next nextLine() to return again.
+    void unreadLine();
+    // The next token of the current line (empty at its end), taken or only looked at.
+    std::string_view word();
+    std::string_view peek();
+    // The next token as a finite float, or as an unsigned integer; a missing token, trailing
+    // junk, a value out of range or a NaN/infinity fails naming `field`.
+    float number(std::string_view field);
+    uint32_t integer(std::string_view field);
+    // A 32-bit mask, written signed or unsigned (smoothing groups): -2147483648 is 0x80000000.
+    uint32_t bits(std::string_view field);
+    // A row count about to size an allocation: fails when the text left cannot hold that many
+    // rows (two bytes each at the least).
+    uint32_t count(std::string_view field);
+
+    TextAt at() const; // of the next token
+    bool fail(std::string_view field, std::string_view reason) { return failAt(at(), field, reason); }
+    bool failAt(TextAt at, std::string_view field, std::string_view reason);
+    bool ok() const { return error_.empty(); }
+    Error error() const { return Error{error_}; }
+    const std::string& file() const { return file_; }
+
+    // A token as printable ASCII, cut to 40 characters, for messages.
+    static std::string quote(std::string_view token);
+
+  private:
+    TextAt where(const char* p) const { return {lineNumber_, uint32_t(p - line_) + 1}; }
+
+    const char *end_, *next_;                          // the whole text; the next line's start
+    const char *line_ = nullptr, *content_ = nullptr, *cursor_ = nullptr; // current line, its end before any comment
+    uint32_t lineNumber_ = 0;
+    std::string file_, error_;
+};
+
+// ---- ASCII MDL: the grammar (decode_ascii.cpp) ----
+
+// Faces index positions and texture vertices separately: three of each, a smoothing group and a
+// material (walkmesh surface; not used for drawing).
+struct AsciiFace {
+    std::array<uint32_t, 3> v{}, t{};
+    uint32_t group = 0;
+};
+
+// One `weights` row: up to four (bone, weight) pairs; bones index AsciiMesh::bones.
+struct AsciiWeights {
+    uint32_t count = 0;
+    std::array<uint32_t, 4> bone{};
+    glm::vec4 weight{0.0f};
+};
+
+struct AsciiMesh {
+    std::string bitmap;
+    bool render = true;
+    std::vector<glm::vec3> verts, normals;
+    std::array<std::vector<glm::vec2>, 2> tverts; // tverts, tverts1
+    std::vector<AsciiFace> faces;
+    std::vector<std::string> bones; // distinct names in `weights`, in order of first use
+    std::vector<AsciiWeights> weights;
+    std::vector<float> constraints; // danglymesh: per position
+    glm::vec3 dangle{0.0f};         // danglymesh: displacement, tightness, period
+    uint32_t colors = 0;            // vertex colours: counted against verts, not kept (no colour stream)
+    TextAt facesAt, weightsAt, normalsAt, colorsAt;
+};
+
+struct AsciiNode {
+    std::string type, name, parent; // parent empty for NULL
+    uint32_t flags = kHasHeader;    // the binary flag mask of its type (patch and unknown types: header only)
+    bool unknownType = false;
+    TextAt at, parentAt;
+    // Single-value controllers (the rest pose in the geometry), and keyed ones.
+    glm::vec3 position{0.0f};
+    glm::vec4 orientation{0, 0, 0, 1}; // quaternion x, y, z, w
+    float scale = 1.0f;
+    uint32_t single = 0; // which single values were given: 1 position, 2 orientation, 4 scale
+    std::vector<Track> tracks;
+    std::unique_ptr<AsciiMesh> mesh; // trimesh, skin, danglymesh, animmesh, aabb (not in animations)
+};
+
+struct AsciiAnim {
+    std::string name, root;
+    float length = 0.0f, transition = 0.0f;
+    std::vector<std::pair<float, std::string>> events;
+    std::vector<AsciiNode> nodes;
+};
+
+struct AsciiModel {
+    std::string name, supermodel; // supermodel empty for NULL
+    float animationScale = 1.0f;
+    std::vector<AsciiNode> nodes;
+    std::vector<AsciiAnim> anims;
+    // Lines whose keyword horde does not read are skipped (materials, emitter and light
+    // settings, AABB trees); how many, and the first, are reported (Model::extras).
+    uint32_t skipped = 0;
+    TextAt firstSkipped;
+    std::string firstSkippedWord;
+};
+
+// Reads the whole text: from `newmodel` to `donemodel`.
+bool parseAscii(Text& text, AsciiModel& model);
+
+// ---- ASCII MDL: meshes, nodes and clips (decode_ascii_mesh.cpp, load_ascii.cpp) ----
+
+// One vertex per distinct (position, texture vertex, smoothing group) corner, ordered by
+// position index, then by first use; normals from the file when given per position, else
+// area-weighted over the faces sharing the position and smoothing group.
+bool decodeAsciiMesh(Text& text, const AsciiNode& node, uint32_t index, const std::vector<glm::mat4>& restModel,
+                     Model& model, MeshAllocator& allocator);
+
+// The ASCII model: nodes in pre-order (parents first, whatever their order in the file), meshes,
+// clips, then the clips its supermodels add.
+Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                             const LoadOptions& options, MeshAllocator& allocator);
+// The animations of an ASCII model bound to `target` (supermodels, --anim), and its header.
+bool readAsciiClips(Text& text, float positionScale, Model& target, ModelHeader& header, std::vector<Clip>& clips);
+
+// Binds animated nodes to a model's nodes by name, ignoring case, and counts those that match
+// none (decode_anim.cpp; both encodings).
+class NodeBinder {
+  public:
+    explicit NodeBinder(const Model& target);
+    // Moves `tracks` into `clip` as channels of the node named `name`, positions times `scale`.
+    void bind(const std::string& name, std::vector<Track>& tracks, float scale, Clip& clip);
+    // One warning about the clip's unmatched nodes, if there were any.
+    void report(const std::string& clip, Model& target);
+
+  private:
+    std::unordered_map<std::string, uint32_t> byName_;
+    size_t unmatched_ = 0;
+    std::string first_;
+};
+
+// "clip 'x': length 1 s, transition 0.25 s, root 'r', event 'hit' at 0.5 s" (both encodings).
+std::string describeClip(const std::string& name, float length, float transition, const std::string& root,
+                         const std::vector<std::pair<float, std::string>>& events);
+
+// The clips and header of an MDL in either encoding (load.cpp; supermodels).
+bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> bytes, float positionScale,
+                 Model& target, ModelHeader& header, std::vector<Clip>& clips, Error& error);
+
 // ---- The writer (write.cpp, write_plan.cpp) ----
 
 // Writes a model as a binary MDL: a root dummy named after the file, one node per model node
@@ -226,6 +401,12 @@ bool readClips(File& file, const ModelHeader& header, float positionScale, Model
 // split so that no skin node uses more than the 17 bones its table holds), and every clip as an
 // in-file animation with keys at the clip's own times.
 Status writeModel(const Model& model, const std::filesystem::path& path);
+
+// Writes the same plan as ASCII text (write_ascii.cpp): one position, texture vertex and normal
+// per vertex, faces naming each vertex for both, so that reading it back gives the vertices in
+// the same order; rotations as axis and angle; numbers with nine significant digits (exact for
+// floats).
+Status writeAsciiModel(const Model& model, const std::filesystem::path& path);
 
 // The writer's plan: the file's node tree in pre-order, in the file's axes, with every mesh cut
 // into the pieces the format can hold. Built first so that byte emission needs no decisions.
@@ -242,6 +423,19 @@ struct AxisChange {
     glm::vec4 rotation(glm::vec4 q) const { return glm::vec4(determinant * (axes * glm::vec3(q)), q.w); }
 };
 AxisChange toNwnAxes(const Axes& source);
+
+// A channel in file axes as controller rows (write_keys.cpp, both writers): per key its time,
+// then `columns` values (three times that for bezier keys: value, in-control, out-control).
+// Step keys become pairs of linear keys: each value is repeated at the next key's time, so the
+// value jumps exactly there. Cubic-spline keys become bezier keys whose control points reproduce
+// the same curve (the inverse of bezierToCubicSpline).
+struct KeyRows {
+    int32_t type = kPosition;
+    int columns = 3;
+    bool bezier = false;
+    std::vector<float> times, values;
+};
+KeyRows channelRows(const Channel& ch, const AxisChange& change);
 
 // One piece of a mesh: at most 65535 vertices and, when skinned, at most 17 bones.
 struct MeshPiece {

@@ -55,48 +55,9 @@ Status add(Controllers& c, int32_t type, int columns, const std::vector<float>& 
     return Ok{};
 }
 
-void put(std::vector<float>& out, glm::vec4 v, int columns) {
-    for (int i = 0; i < columns; ++i) out.push_back(v[i]);
-}
-
-// A channel in file axes as controller rows. Step keys become pairs of linear keys: each value
-// is repeated at the next key's time, so the value jumps exactly there. Cubic-spline keys
-// become bezier keys whose control points reproduce the same curve.
 Status addChannel(Controllers& out, const Channel& ch, const AxisChange& change) {
-    auto convert = [&](glm::vec4 v) -> glm::vec4 {
-        switch (ch.path) {
-        case ChannelPath::Translation: return glm::vec4(change.point(glm::vec3(v)), 0.0f);
-        case ChannelPath::Rotation: return change.rotation(v);
-        // The format's scale is uniform: the mean of the three axes is kept.
-        case ChannelPath::Scale: return glm::vec4((v.x + v.y + v.z) / 3.0f);
-        }
-        return v;
-    };
-    const int32_t type = ch.path == ChannelPath::Translation ? kPosition : ch.path == ChannelPath::Rotation ? kOrientation : kScale;
-    const int columns = ch.path == ChannelPath::Translation ? 3 : ch.path == ChannelPath::Rotation ? 4 : 1;
-    const size_t n = ch.times.size();
-    std::vector<float> times, values;
-    if (ch.interpolation == Interpolation::CubicSpline) {
-        for (size_t k = 0; k < n; ++k) {
-            glm::vec4 in = ch.values[3 * k], v = ch.values[3 * k + 1], outTangent = ch.values[3 * k + 2];
-            float before = k > 0 ? ch.times[k] - ch.times[k - 1] : 0.0f;
-            float after = k + 1 < n ? ch.times[k + 1] - ch.times[k] : 0.0f;
-            times.push_back(ch.times[k]);
-            put(values, convert(v), columns);
-            put(values, convert(v - in * (before / 3.0f)), columns);
-            put(values, convert(v + outTangent * (after / 3.0f)), columns);
-        }
-        return add(out, type, columns | kBezierFlag, times, values);
-    }
-    for (size_t k = 0; k < n; ++k) {
-        times.push_back(ch.times[k]);
-        put(values, convert(ch.values[k]), columns);
-        if (ch.interpolation == Interpolation::Step && k + 1 < n) {
-            times.push_back(ch.times[k + 1]);
-            put(values, convert(ch.values[k]), columns);
-        }
-    }
-    return add(out, type, columns, times, values);
+    KeyRows rows = channelRows(ch, change);
+    return add(out, rows.type, rows.columns | (rows.bezier ? kBezierFlag : 0), rows.times, rows.values);
 }
 
 class Emitter {
