@@ -34,9 +34,8 @@ LodChain sourceOnly(const Mesh& mesh) {
     return chain;
 }
 
-MotionBounds bindPoseOnly(const Model& model) {
-    Bounds b = bindPoseBounds(model);
-    return {{b.center(), b.radius()}, std::vector<float>(model.clips.size(), 0.0f)};
+MotionBounds bindPoseOnly(const Bounds& bind, size_t clips) {
+    return {{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f)};
 }
 
 // Instances per drawn instance for a level of `vertices` vertices: batches of about a thousand
@@ -72,9 +71,11 @@ void uploadMeshes(Device& device, Model& model) {
 }
 
 CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptions& options)
-    : model_(model), tables_(buildAnimationTables(model)), motion_(options.crowd ? motionBounds(model) : bindPoseOnly(model)),
-      axesToWorld_(horde::axesToWorld(model.axes)), clockwise_(frontFaceClockwise(model.axes)),
-      bucketsPerClip_(std::max(options.bucketsPerClip, 1u)) {
+    : model_(model), tables_(buildAnimationTables(model)), axesToWorld_(horde::axesToWorld(model.axes)),
+      clockwise_(frontFaceClockwise(model.axes)), bucketsPerClip_(std::max(options.bucketsPerClip, 1u)) {
+    const Bounds bind = bindPoseBounds(model);
+    motion_ = options.crowd ? motionBounds(model) : bindPoseOnly(bind, model.clips.size());
+    worldBindBounds_ = toWorld(bind, axesToWorld_);
     worldSphere_ = glm::vec4(glm::vec3(axesToWorld_ * glm::vec4(motion_.sphere.center, 1.0f)),
                              motion_.sphere.radius * largestScale(axesToWorld_));
 

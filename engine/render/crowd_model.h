@@ -51,6 +51,8 @@ class CrowdModel {
     bool clockwise() const { return clockwise_; }
     // The motion sphere in world axes (before each instance's placement).
     glm::vec4 worldSphere() const { return worldSphere_; }
+    // The bind pose's box in world axes (before placement): where feet stand, how tall it is.
+    const Bounds& worldBindBounds() const { return worldBindBounds_; }
     uint32_t bucketsPerClip() const { return bucketsPerClip_; }
     uint32_t sharedPoses() const { return uint32_t(model_.clips.size()) * bucketsPerClip_ + 1; }
     uint32_t listCount() const { return uint32_t(cullLevels_.size()); }
@@ -75,6 +77,7 @@ class CrowdModel {
     glm::mat4 axesToWorld_;
     bool clockwise_;
     glm::vec4 worldSphere_;
+    Bounds worldBindBounds_;
     uint32_t bucketsPerClip_;
     uint32_t commandsPerMesh_ = 1;
     uint32_t vertexStride_ = 0;

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "anim/cull_reference.h"
-#include "anim/reference.h"
 #include "shaders/spirv.h"
 #include "vk/check.h"
 #include "vk/device.h"
@@ -160,6 +159,12 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         part.instanceBuffer = uploadTable(device, part.instances, "crowd instances");
     }
     if (parts_.empty()) worldBounds_ = {glm::vec3(-1.0f), glm::vec3(1.0f)};
+    groundHeight_ = parts_.empty() ? 0.0f : 1e30f;
+    for (const Part& part : parts_) {
+        const Bounds& bind = part.model->worldBindBounds();
+        groundHeight_ = std::min(groundHeight_, bind.min.y);
+        modelHeight_ = std::max(modelHeight_, bind.max.y - bind.min.y);
+    }
 
     slots_.resize(settings.slots);
     for (uint32_t s = 0; s < settings.slots; ++s) {
@@ -282,22 +287,6 @@ std::vector<std::vector<gpu::InstanceRecord>> gridFor(std::span<const CrowdModel
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
                        const CrowdSettings& settings)
     : CrowdScene(device, models, gridFor(models, count), settings) {}
-
-float CrowdScene::modelHeight() const {
-    float height = 0.0f;
-    for (const Part& part : parts_) {
-        Bounds world = toWorld(bindPoseBounds(part.model->model()), part.model->axesToWorld());
-        height = std::max(height, world.max.y - world.min.y);
-    }
-    return height;
-}
-
-float CrowdScene::groundHeight() const {
-    float ground = parts_.empty() ? 0.0f : 1e30f;
-    for (const Part& part : parts_)
-        ground = std::min(ground, toWorld(bindPoseBounds(part.model->model()), part.model->axesToWorld()).min.y);
-    return ground;
-}
 
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)
@@ -530,7 +519,7 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
         push.globals = slot.globals.address();
         push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin, worldBounds_.max.x + margin,
                               worldBounds_.max.z + margin);
-        push.height = groundHeight();
+        push.height = groundHeight_;
         glm::vec4 sphere = parts_[0].model->worldSphere();
         push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
         vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);

@@ -93,8 +93,8 @@ class CrowdScene {
     Bounds worldBounds() const { return worldBounds_; }
     // The tallest model's height in the world (a street view's eye height follows it), and where
     // the lowest one's feet are: the ground.
-    float modelHeight() const;
-    float groundHeight() const;
+    float modelHeight() const { return modelHeight_; }
+    float groundHeight() const { return groundHeight_; }
     uint32_t instanceCount() const;
     // vkCmd* calls in the last recordFrame: the same for any crowd size.
     uint32_t lastCommandCount() const { return commands_; }
@@ -127,6 +127,7 @@ class CrowdScene {
     std::vector<Part> parts_;
     std::vector<Slot> slots_;
     Bounds worldBounds_;
+    float groundHeight_ = 0.0f, modelHeight_ = 0.0f;
     bool tintLevels_ = false;
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
