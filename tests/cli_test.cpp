@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/temp_dir.h"
+
 using nlohmann::json;
 
 namespace {
@@ -16,7 +18,7 @@ struct CliRun {
 };
 
 // `withErrors`: stderr joins the output (the messages users act on), else it is dropped.
-CliRun horde(const std::string& args, bool withErrors = false) {
+CliRun runCli(const std::string& args, bool withErrors = false) {
     std::string command = std::string(HORDE_CLI) + " " + args + (withErrors ? " 2>&1" : " 2>/dev/null");
     FILE* pipe = popen(command.c_str(), "r");
     std::string out;
@@ -26,11 +28,10 @@ CliRun horde(const std::string& args, bool withErrors = false) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-std::filesystem::path temp(const std::string& name) { return std::filesystem::temp_directory_path() / ("horde_cli_" + name); }
 } // namespace
 
 TEST(Cli, InfoJsonHasTheDocumentedShape) {
-    CliRun r = horde("info monster --json");
+    CliRun r = runCli("info monster --json");
     ASSERT_EQ(r.code, 0);
     json j = json::parse(r.out);
     EXPECT_EQ(j["format"], "builtin");
@@ -56,16 +57,18 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
 }
 
 TEST(Cli, BadInputExitsWithItsOwnCode) {
-    EXPECT_EQ(horde("info /nonexistent/model.bin").code, 2);
-    EXPECT_EQ(horde("render monster --clip nosuchclip --out " + temp("x.png").string()).code, 2);
-    EXPECT_EQ(horde("pose monster --clip nosuchclip --cpu --out " + temp("x.json").string()).code, 2);
-    EXPECT_NE(horde("info").code, 0);
+    horde::test::TempDir dir("horde_cli");
+    EXPECT_EQ(runCli("info /nonexistent/model.bin").code, 2);
+    EXPECT_EQ(runCli("render monster --clip nosuchclip --out " + (dir.path / "x.png").string()).code, 2);
+    EXPECT_EQ(runCli("pose monster --clip nosuchclip --cpu --out " + (dir.path / "x.json").string()).code, 2);
+    EXPECT_NE(runCli("info").code, 0);
 }
 
 TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
-    auto gpuPath = temp("gpu.json"), cpuPath = temp("cpu.json");
-    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
-    ASSERT_EQ(horde("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
+    horde::test::TempDir dir("horde_cli");
+    auto gpuPath = (dir.path / "gpu.json"), cpuPath = (dir.path / "cpu.json");
+    ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
+    ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
     json gpu = json::parse(std::ifstream(gpuPath)), cpu = json::parse(std::ifstream(cpuPath));
     ASSERT_EQ(gpu["meshes"].size(), 1u);
     EXPECT_EQ(gpu["meshes"][0]["name"], "monster");
@@ -77,16 +80,16 @@ TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
         for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[v][c].get<double>() - b[v][c].get<double>()));
     EXPECT_LT(worst, 1e-4 * 2.7); // the monster's bounding radius is about 2.7
     // Bind pose (no clip) differs from the attack pose.
-    auto bindPath = temp("bind.json");
-    ASSERT_EQ(horde("pose monster --cpu --out " + bindPath.string()).code, 0);
+    auto bindPath = (dir.path / "bind.json");
+    ASSERT_EQ(runCli("pose monster --cpu --out " + bindPath.string()).code, 0);
     json bind = json::parse(std::ifstream(bindPath));
     EXPECT_NE(bind["meshes"][0]["positions"][0], b[0]);
 }
 
 TEST(Cli, RenderWritesAPng) {
-    auto png = temp("render.png");
-    std::filesystem::remove(png);
-    ASSERT_EQ(horde("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
+    horde::test::TempDir dir("horde_cli");
+    auto png = dir.path / "render.png";
+    ASSERT_EQ(runCli("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
     std::ifstream file(png, std::ios::binary);
     char magic[8] = {};
     file.read(magic, 8);
@@ -94,25 +97,25 @@ TEST(Cli, RenderWritesAPng) {
 }
 
 TEST(Cli, ABruteForceCrowdTooBigForTheDeviceIsDeviceTrouble) {
-    std::filesystem::remove(temp("huge.png"));
-    CliRun r = horde("crowd --headless --lod off --cull off --count 1048576 --frames 1 --validation --out " +
-                         temp("huge.png").string(),
+    horde::test::TempDir dir("horde_cli");
+    CliRun r = runCli("crowd --headless --lod off --cull off --count 1048576 --frames 1 --validation --out " +
+                         (dir.path / "huge.png").string(),
                      true);
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find("horde: device error: a crowd of 1048576 needs"), std::string::npos) << r.out;
-    EXPECT_FALSE(std::filesystem::exists(temp("huge.png")));
+    EXPECT_FALSE(std::filesystem::exists((dir.path / "huge.png")));
 }
 
 // The statistics users script against: one record per frame with the GPU's own counts.
 TEST(Cli, CrowdStatsJsonHasTheDocumentedShape) {
-    std::filesystem::remove(temp("stats.json"));
-    CliRun r = horde("crowd --headless --count 300 --frames 3 --view street --lod-error 2 --width 320 --height 200 "
-                     "--validation --out " + temp("street.png").string() + " --stats " + temp("stats.json").string(),
+    horde::test::TempDir dir("horde_cli");
+    CliRun r = runCli("crowd --headless --count 300 --frames 3 --view street --lod-error 2 --width 320 --height 200 "
+                     "--validation --out " + (dir.path / "street.png").string() + " --stats " + (dir.path / "stats.json").string(),
                      true);
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("visible"), std::string::npos) << "the per-frame line shows visible instances";
     EXPECT_NE(r.out.find("triangles"), std::string::npos) << r.out;
-    std::ifstream file(temp("stats.json"));
+    std::ifstream file((dir.path / "stats.json"));
     json j = json::parse(file);
     ASSERT_TRUE(j["frames"].is_array());
     ASSERT_GE(j["frames"].size(), 1u);
