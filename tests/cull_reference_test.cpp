@@ -82,7 +82,9 @@ TEST(CullReference, LevelsGrowCoarserWithDistanceAndStopAtTheError) {
         // The chosen level's error projects within a pixel; the next one's does not.
         double pixelsPerUnit = 1000.0 / (distance - 0.5);
         EXPECT_LE(info.levelErrors[0][d.levels[0]] * pixelsPerUnit, 1.0 + 1e-9);
-        if (d.levels[0] + 1 < 4) EXPECT_GT(info.levelErrors[0][d.levels[0] + 1] * pixelsPerUnit, 1.0 - 1e-9);
+        if (d.levels[0] + 1 < 4) {
+            EXPECT_GT(info.levelErrors[0][d.levels[0] + 1] * pixelsPerUnit, 1.0 - 1e-9);
+        }
     }
     EXPECT_EQ(previous, 3u);
     CullDecision off = cullInstance(info, {glm::vec3(0, 0, -1e4f), 0.0f, -1, 0.0}, cam, {false, false, 1.0f});
