@@ -89,12 +89,9 @@ Check vertices(const Model& a, const Model& b) {
 }
 
 std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
-    glm::dmat4 frame = metresFrame(model.axes);
     std::vector<glm::dvec3> out;
-    for (const PosedMesh& mesh :
-         poseModel(model, Playback{first ? pose.clipA : pose.clipB, 0.0, 1.0, true}, pose.time))
-        for (glm::dvec3 p : mesh.positions)
-            out.push_back(glm::dvec3(frame * glm::dvec4(p, 1.0)));
+    for (const PosedMesh& mesh : metresPose(model, first ? pose.clipA : pose.clipB, pose.time))
+        out.insert(out.end(), mesh.positions.begin(), mesh.positions.end());
     return out;
 }
 } // namespace
@@ -105,6 +102,19 @@ std::vector<Check> compareStructure(const Model& a, const Model& b) {
 
 glm::dmat4 metresFrame(const Axes& axes) {
     return glm::scale(glm::dmat4(1.0), glm::dvec3(axes.metresPerUnit)) * glm::dmat4(axesToWorld(axes));
+}
+
+std::vector<PosedMesh> metresPose(const Model& model, int clip, double time) {
+    glm::dmat4 frame = metresFrame(model.axes);
+    glm::dmat3 turn = glm::dmat3(axesToWorld(model.axes));
+    std::vector<PosedMesh> meshes = poseModel(model, Playback{clip, 0.0, 1.0, true}, time);
+    for (PosedMesh& mesh : meshes) {
+        for (glm::dvec3& p : mesh.positions)
+            p = glm::dvec3(frame * glm::dvec4(p, 1.0));
+        for (glm::dvec3& n : mesh.normals)
+            n = turn * n;
+    }
+    return meshes;
 }
 
 double metresRadius(const Model& model) {

@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/reference.h"
 #include "asset/model.h"
 
 namespace horde {
@@ -33,6 +34,8 @@ struct PoseError {
 
 // A model's own axes and units -> right-handed, Y-up metres.
 glm::dmat4 metresFrame(const Axes& axes);
+// Every mesh posed by the CPU reference (clip -1: bind pose), positions and normals in metres.
+std::vector<PosedMesh> metresPose(const Model& model, int clip, double time);
 // Radius of the model's bind pose in metres.
 double metresRadius(const Model& model);
 // Posed bounds in metres (the validate camera frames the source's).
