@@ -8,9 +8,11 @@
 namespace horde {
 
 namespace {
+// Unit within float rounding already (a few ulps) is left bit for bit: normalizing again would
+// only move the last bits, and a round trip through a writer would no longer be exact.
 glm::vec4 unit(glm::vec4 q) {
     float length = glm::length(q);
-    return length > 0.0f && std::isfinite(length) ? q / length : q;
+    return length > 0.0f && std::isfinite(length) && std::abs(length - 1.0f) > 1e-6f ? q / length : q;
 }
 
 // Files store rotations a little off unit length (Khronos' BrainStem: 1.0000044). Interpolation

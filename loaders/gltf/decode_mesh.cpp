@@ -3,6 +3,8 @@
 // vertex streams decoded from checked accessors straight into the allocator.
 #include "gltf/gltf.h"
 
+#include <algorithm>
+
 #include "asset/influences.h"
 #include "asset/normals.h"
 
@@ -177,14 +179,26 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     return Ok{};
 }
 
+// The node a mesh hangs on: its glTF node, or for a node left out of the hierarchy (it only
+// holds skinned meshes) the root of its skeleton.
+uint32_t placeOf(const Model& model, int32_t node, int skin) {
+    if (node >= 0) return uint32_t(node);
+    int32_t n = int32_t(model.skins[size_t(skin)].joints[0]);
+    while (model.nodes[size_t(n)].parent >= 0)
+        n = model.nodes[size_t(n)].parent;
+    return uint32_t(n);
+}
 } // namespace
 
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
                     MeshAllocator& allocator, Budget& storage, Model& model) {
     std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
-    std::vector<size_t> gltfOf(hordeOf.size());
+    std::vector<size_t> gltfOf; // horde order, then the nodes left out of it (load.cpp)
     for (size_t g = 0; g < hordeOf.size(); ++g)
-        gltfOf[hordeOf[g]] = g;
+        if (hordeOf[g] >= 0) gltfOf.push_back(g);
+    std::sort(gltfOf.begin(), gltfOf.end(), [&](size_t x, size_t y) { return hordeOf[x] < hordeOf[y]; });
+    for (size_t g = 0; g < hordeOf.size(); ++g)
+        if (hordeOf[g] < 0) gltfOf.push_back(g);
     for (size_t g : gltfOf) {
         const tinygltf::Node& node = gltf.nodes[g];
         if (node.mesh < 0) continue;
@@ -212,7 +226,7 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
             const tinygltf::Node& node = gltf.nodes[g];
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
-                if (Status st = decodeMesh(gltf, gm, parts[i], name, uint32_t(hordeOf[g]), node.skin,
+                if (Status st = decodeMesh(gltf, gm, parts[i], name, placeOf(model, hordeOf[g], node.skin), node.skin,
                                            allocator, storage, model);
                     !st)
                     return st;
