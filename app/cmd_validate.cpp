@@ -145,7 +145,7 @@ int run(ValidateArgs& args) {
     for (const PoseSpec& spec : *specs) {
         PoseResult r;
         r.pose = spec;
-        r.error = comparePose(a, b, spec, radius);
+        r.error = comparePose(a, b, spec, radius, report.attributes.matches);
         Bounds world = metresBounds(a, spec, true);
         OrbitCamera camera = frameBounds(world, aspect);
         glm::mat4 viewProjection = camera.viewProjection(aspect, world.radius());

@@ -11,19 +11,6 @@
 namespace horde {
 
 namespace {
-using Pair = std::pair<size_t, size_t>; // (vertex of A, vertex of B)
-
-// Both directions of a match, so that a B vertex no A vertex chose is compared too.
-std::vector<Pair> pairsOf(const MeshMatch& m) {
-    std::vector<Pair> out;
-    for (size_t i = 0; i < m.bOfA.size(); ++i)
-        if (m.bOfA[i] >= 0) out.emplace_back(i, size_t(m.bOfA[i]));
-    if (m.byOrder) return out;
-    for (size_t j = 0; j < m.aOfB.size(); ++j)
-        if (m.aOfB[j] >= 0) out.emplace_back(size_t(m.aOfB[j]), j);
-    return out;
-}
-
 struct Accumulator {
     AttributeFigure figure;
     double sum = 0.0;
@@ -81,7 +68,7 @@ std::string uvDiagnosis(const Model& a, const Model& b, const std::vector<MeshMa
     for (const Suspect& s : suspects) {
         bool fits = true;
         for (size_t m = 0; m < matches.size() && fits; ++m)
-            for (auto [i, j] : pairsOf(matches[m]))
+            for (auto [i, j] : vertexPairs(matches[m]))
                 if (!(s.error(uvAt(a.meshes[m], set, i), uvAt(b.meshes[m], set, j)) <= tolerance)) {
                     fits = false;
                     break;
@@ -103,7 +90,7 @@ AttributeFigure uvSet(const Model& a, const Model& b, const std::vector<MeshMatc
         if (inA && !inB) missing.push_back("mesh '" + ma.name + "' has it in A, not in B (dropped)");
         if (!inA && inB) missing.push_back("mesh '" + ma.name + "' has it in B only (not compared)");
         if (!inA || !inB) continue;
-        for (auto [i, j] : pairsOf(matches[m]))
+        for (auto [i, j] : vertexPairs(matches[m]))
             acc.add(glm::length(uvAt(ma, set, i) - uvAt(mb, set, j)));
     }
     AttributeFigure f = acc.done();
@@ -124,7 +111,7 @@ AttributeFigure normals(const std::vector<MeshMatch>& matches, const std::vector
                         double tolerance) {
     Accumulator acc("normals", "degrees", tolerance);
     for (size_t m = 0; m < matches.size(); ++m)
-        for (auto [i, j] : pairsOf(matches[m]))
+        for (auto [i, j] : vertexPairs(matches[m]))
             acc.add(degreesBetween(bindA[m].normals[i], bindB[m].normals[j]));
     AttributeFigure f = acc.done();
     if (f.over) f.detail = std::to_string(f.over) + " vertices' normals differ, by up to " + number(f.max) + " degrees";
@@ -166,7 +153,7 @@ AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshM
         if (inA && !inB) missing.push_back("mesh '" + a.meshes[m].name + "' has them in A, not in B (dropped)");
         if (!inA || !inB) continue;
         std::vector<glm::dvec4> ta = metresTangents(a, m), tb = metresTangents(b, m);
-        for (auto [i, j] : pairsOf(matches[m])) {
+        for (auto [i, j] : vertexPairs(matches[m])) {
             acc.add(degreesBetween(glm::dvec3(ta[i]), glm::dvec3(tb[j])));
             signs += ta[i].w != tb[j].w;
         }
@@ -199,7 +186,7 @@ AttributeFigure weights(const Model& a, const Model& b, const std::vector<MeshMa
     for (size_t m = 0; m < matches.size(); ++m) {
         const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
         if (!ma.skinned() || !mb.skinned()) continue;
-        for (auto [i, j] : pairsOf(matches[m])) {
+        for (auto [i, j] : vertexPairs(matches[m])) {
             std::map<std::string, double> wa = influences(a, ma, i), wb = influences(b, mb, j);
             double worst = 0.0;
             std::string lost, gained;
@@ -343,6 +330,7 @@ AttributeReport compareAttributes(const Model& a, const Model& b, const Attribut
     std::vector<MeshMatch> matches = matchVertices(a, b, bindA, bindB, positionTolerance);
     AttributeReport r;
     r.matching = matching(a, matches, positionTolerance);
+    r.matches = matches;
     uint32_t sets = 0;
     bool anyTangents = false;
     for (const Model* m : {&a, &b})

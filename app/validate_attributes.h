@@ -32,6 +32,7 @@ struct AttributeReport {
     Check matching;                       // how vertices were paired, and those that match nothing
     Check materials;                      // per triangle, by name or a one-to-one mapping
     std::vector<AttributeFigure> figures; // one per attribute either side carries
+    std::vector<MeshMatch> matches;       // what the poses compare too
     bool passed() const;
 };
 

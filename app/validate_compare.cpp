@@ -77,15 +77,15 @@ Check vertices(const Model& a, const Model& b) {
     if (a.meshes.size() != b.meshes.size())
         f.add(std::to_string(a.meshes.size()) + " meshes vs " + std::to_string(b.meshes.size()));
     uint64_t total = 0;
+    std::string differ;
     for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
         total += a.meshes[m].vertexCount();
         if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount())
-            f.add("mesh " + std::to_string(m) + " '" + a.meshes[m].name +
-                  "': " + std::to_string(a.meshes[m].vertexCount()) + " vertices vs " +
-                  std::to_string(b.meshes[m].vertexCount()));
+            differ += "; mesh '" + a.meshes[m].name + "': " + std::to_string(a.meshes[m].vertexCount()) + " vs " +
+                      std::to_string(b.meshes[m].vertexCount()) + " (seams split or welded)";
     }
     return f.check("vertex counts",
-                   std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes");
+                   std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes" + differ);
 }
 
 std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
@@ -130,23 +130,25 @@ Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first) {
     return b.min.x <= b.max.x ? b : Bounds{};
 }
 
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius) {
+PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+                      const std::vector<MeshMatch>& matches) {
     PoseError e;
-    if (a.meshes.size() != b.meshes.size()) return e;
-    for (size_t m = 0; m < a.meshes.size(); ++m)
-        if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount()) return e;
-    std::vector<glm::dvec3> pa = metresPositions(a, pose, true), pb = metresPositions(b, pose, false);
+    if (a.meshes.size() != b.meshes.size() || matches.size() != a.meshes.size()) return e;
+    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time), pb = metresPose(b, pose.clipB, pose.time);
     e.comparable = true;
     double sum = 0.0;
-    for (size_t v = 0; v < pa.size(); ++v) {
-        double d = glm::length(pa[v] - pb[v]);
-        if (!std::isfinite(d)) d = HUGE_VAL; // a NaN vertex is as wrong as can be
-        e.maxRelative = std::max(e.maxRelative, d);
-        sum += d * d;
-    }
+    size_t pairs = 0;
+    for (size_t m = 0; m < matches.size(); ++m)
+        for (auto [i, j] : vertexPairs(matches[m])) {
+            double d = glm::length(pa[m].positions[i] - pb[m].positions[j]);
+            if (!std::isfinite(d)) d = HUGE_VAL; // a NaN vertex is as wrong as can be
+            e.maxRelative = std::max(e.maxRelative, d);
+            sum += d * d;
+            ++pairs;
+        }
     double scale = radius > 0.0 ? radius : 1.0;
     e.maxRelative /= scale;
-    e.rmsRelative = pa.empty() ? 0.0 : std::sqrt(sum / double(pa.size())) / scale;
+    e.rmsRelative = pairs ? std::sqrt(sum / double(pairs)) / scale : 0.0;
     return e;
 }
 

@@ -65,6 +65,16 @@ std::vector<int32_t> nearest(const Mesh& from, const PosedMesh& posedFrom, const
 }
 } // namespace
 
+std::vector<std::pair<size_t, size_t>> vertexPairs(const MeshMatch& m) {
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t i = 0; i < m.bOfA.size(); ++i)
+        if (m.bOfA[i] >= 0) out.emplace_back(i, size_t(m.bOfA[i]));
+    if (m.byOrder) return out;
+    for (size_t j = 0; j < m.aOfB.size(); ++j)
+        if (m.aOfB[j] >= 0) out.emplace_back(size_t(m.aOfB[j]), j);
+    return out;
+}
+
 std::vector<MeshMatch> matchVertices(const Model& a, const Model& b, const std::vector<PosedMesh>& bindA,
                                      const std::vector<PosedMesh>& bindB, double tolerance) {
     std::vector<MeshMatch> out;

@@ -23,4 +23,8 @@ struct MeshMatch {
 std::vector<MeshMatch> matchVertices(const Model& a, const Model& b, const std::vector<PosedMesh>& bindA,
                                      const std::vector<PosedMesh>& bindB, double tolerance);
 
+// The pairs (vertex of A, vertex of B) to compare: both directions of a match, so that a B
+// vertex no A vertex chose is compared too.
+std::vector<std::pair<size_t, size_t>> vertexPairs(const MeshMatch& match);
+
 } // namespace horde

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sys/wait.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 #include "core/file.h"
 #include "loader.h"
 #include "monster.h"
+#include "support/shell.h"
 #include "support/temp_dir.h"
 
 using nlohmann::json;
@@ -23,26 +23,9 @@ using nlohmann::json;
 namespace horde {
 namespace {
 
-struct Outcome {
-    int code;
-    std::string out;
-};
-
-Outcome shell(const std::string& command) {
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    std::string out;
-    char buffer[4096];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
-        out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string quote(const std::filesystem::path& p) {
-    std::string q(1, '\'');
-    q.append(p.string()).push_back('\'');
-    return q;
-}
+using test::Outcome;
+using test::quote;
+using test::shell;
 
 Outcome horde(const std::string& args) {
     return shell(std::string(HORDE_CLI) + " " + args);

@@ -1,0 +1,348 @@
+// `horde validate` on what conversions really break: a monster carrying two UV sets and tangents
+// is exported to .glb, and each corruption is made in the test by editing that file's JSON and
+// binary chunk the way a faulty converter would write them. The faithful file passes; each
+// corruption fails with a message naming what differs, and a flipped or swapped UV set fails on
+// the pixels of the UV checker view as well as on the numbers.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "loader.h"
+#include "monster.h"
+#include "support/shell.h"
+#include "support/temp_dir.h"
+
+using nlohmann::json;
+
+namespace horde {
+namespace {
+
+using test::Outcome;
+using test::quote;
+
+Outcome horde(const std::string& args) {
+    return test::shell(std::string(HORDE_CLI) + " " + args);
+}
+
+// A .glb as its two chunks.
+struct Glb {
+    json doc;
+    std::vector<uint8_t> bin;
+
+    static Glb read(const std::filesystem::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        auto u32 = [&](size_t at) {
+            uint32_t v;
+            std::memcpy(&v, &bytes.at(at), 4);
+            return v;
+        };
+        Glb g;
+        uint32_t jsonLength = u32(12), binAt = 20 + jsonLength;
+        g.doc = json::parse(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
+        g.bin.assign(bytes.begin() + binAt + 8, bytes.begin() + binAt + 8 + u32(binAt));
+        return g;
+    }
+
+    void write(const std::filesystem::path& path) const {
+        std::string text = doc.dump();
+        text.resize((text.size() + 3) & ~size_t(3), ' ');
+        std::vector<uint8_t> data = bin;
+        data.resize((data.size() + 3) & ~size_t(3), 0);
+        std::ofstream out(path, std::ios::binary);
+        auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
+        u32(0x46546C67), u32(2), u32(uint32_t(12 + 8 + text.size() + 8 + data.size()));
+        u32(uint32_t(text.size())), u32(0x4E4F534A);
+        out.write(text.data(), std::streamsize(text.size()));
+        u32(uint32_t(data.size())), u32(0x004E4942);
+        out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+    }
+
+    // Every float element of an accessor (tightly packed, as horde writes them), edited in place.
+    template <int N> void edit(int accessor, const std::function<void(float*)>& f) {
+        const json& a = doc["accessors"][size_t(accessor)];
+        const json& view = doc["bufferViews"][a["bufferView"].get<size_t>()];
+        size_t at = view.value("byteOffset", size_t(0)) + a.value("byteOffset", size_t(0));
+        for (size_t e = 0; e < a["count"].get<size_t>(); ++e) {
+            float v[N];
+            std::memcpy(v, &bin[at + e * N * 4], N * 4);
+            f(v);
+            std::memcpy(&bin[at + e * N * 4], v, N * 4);
+        }
+    }
+    template <int N> void editAttribute(const char* name, const std::function<void(float*)>& f) {
+        edit<N>(doc["meshes"][0]["primitives"][0]["attributes"][name].get<int>(), f);
+    }
+};
+
+// The monster with what the built-in one lacks: a second UV set and tangents with both
+// handedness signs (as mirrored UV islands have).
+Model richMonster(MeshAllocator& allocator) {
+    Model m = buildMonster(allocator);
+    Mesh& mesh = m.meshes[0];
+    MeshLayout layout = mesh.layout();
+    layout.uvSets = 2;
+    layout.tangents = true;
+    std::unique_ptr<MeshStorage> storage = allocator.allocate(layout, mesh.name);
+    const MeshArrays& from = mesh.arrays();
+    MeshArrays& to = storage->arrays;
+    for (uint32_t v = 0; v < layout.vertexCount; ++v) {
+        to.positions[v] = from.positions[v];
+        to.normals[v] = from.normals[v];
+        to.uv0[v] = from.uv0[v];
+        to.uv1[v] = glm::vec2(0.25f + 0.5f * from.uv0[v].y, 0.75f - 0.5f * from.uv0[v].x);
+        glm::vec3 side = glm::cross(from.normals[v], glm::vec3(0.3f, 1.0f, 0.2f));
+        to.tangents[v] = glm::vec4(glm::normalize(side), v % 3 == 0 ? -1.0f : 1.0f);
+        to.joints[v] = from.joints[v];
+        to.weights[v] = from.weights[v];
+    }
+    for (uint32_t i = 0; i < layout.indexCount; ++i)
+        to.setIndex(i, from.index(i));
+    mesh.storage = std::move(storage);
+    return m;
+}
+
+class Corruptions : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        HeapMeshAllocator allocator;
+        source_ = dir_.path / "rich.glb";
+        ASSERT_TRUE(gltfFormat().write(richMonster(allocator), source_));
+    }
+
+    struct Verdict {
+        Outcome outcome;
+        json report;
+        const json* attribute(const std::string& name) const {
+            for (const json& a : report["attributes"])
+                if (a["name"] == name) return &a;
+            return nullptr;
+        }
+        const json* check(const std::string& name) const {
+            for (const json& c : report["checks"])
+                if (c["name"] == name) return &c;
+            return nullptr;
+        }
+    };
+
+    // Validates `file` against the source at the bind pose and 0.3 s into each clip.
+    Verdict validate(const std::filesystem::path& file) {
+        std::filesystem::path report = file.parent_path() / (file.stem().string() + "_report");
+        Verdict v;
+        v.outcome = horde("validate " + quote(source_) + " " + quote(file) + " --times 0.3 --report " + quote(report));
+        std::ifstream in(report / "report.json");
+        v.report = json::parse(in, nullptr, false);
+        return v;
+    }
+
+    Verdict corrupt(const std::string& name, const std::function<void(Glb&)>& edit) {
+        Glb glb = Glb::read(source_);
+        edit(glb);
+        std::filesystem::path out = dir_.path / (name + ".glb");
+        glb.write(out);
+        return validate(out);
+    }
+
+    static void expectFails(const Verdict& v, const std::string& message) {
+        EXPECT_EQ(v.outcome.code, 4) << v.outcome.out;
+        EXPECT_NE(v.outcome.out.find(message), std::string::npos) << "no '" << message << "' in:\n" << v.outcome.out;
+        EXPECT_EQ(v.report["passed"], false);
+    }
+
+    const test::TempDir dir_{"horde_validate_attributes"};
+    std::filesystem::path source_;
+};
+
+TEST_F(Corruptions, TheFaithfulFilePasses) {
+    Verdict v = corrupt("faithful", [](Glb&) {});
+    EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
+    for (const char* name : {"uv0", "uv1", "normals", "tangents", "skin weights"}) {
+        const json* a = v.attribute(name);
+        ASSERT_TRUE(a) << name;
+        EXPECT_EQ((*a)["passed"], true) << a->dump();
+        EXPECT_GT((*a)["pairs"].get<size_t>(), 7000u) << a->dump();
+    }
+}
+
+// A flipped or swapped set fails on the numbers and on the UV checker's pixels of every pose.
+void expectUvPixelsDiffer(const json& report) {
+    ASSERT_TRUE(report["poses"].is_array());
+    for (const json& pose : report["poses"]) {
+        EXPECT_GT(pose["views"]["uv"]["differing_pixels_percent"].get<double>(), 1.0) << pose.dump();
+        EXPECT_LT(pose["views"]["normals"]["differing_pixels_percent"].get<double>(), 0.5) << pose.dump();
+        EXPECT_EQ(pose["passed"], false);
+    }
+}
+
+TEST_F(Corruptions, UvsFlipped) {
+    Verdict v = corrupt("flipped", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); });
+    expectFails(v, "uv0            FAIL");
+    expectFails(v, "B's is A's flipped (v -> 1 - v)");
+    expectUvPixelsDiffer(v.report);
+    EXPECT_NEAR((*v.attribute("uv0"))["max"].get<double>(), 1.0, 1e-6);
+}
+
+TEST_F(Corruptions, UvsSwapped) {
+    Verdict v = corrupt("swapped", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); }); });
+    expectFails(v, "B's is A's swapped (u <-> v)");
+    expectUvPixelsDiffer(v.report);
+}
+
+TEST_F(Corruptions, UvsOffsetByHalfATile) {
+    Verdict v = corrupt("offset", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[0] += 0.5f; }); });
+    expectFails(v, "B's is A's offset by half a tile in u");
+    EXPECT_NEAR((*v.attribute("uv0"))["max"].get<double>(), 0.5, 1e-6);
+    EXPECT_GT(v.report["poses"][0]["views"]["uv"]["differing_pixels_percent"].get<double>(), 1.0);
+}
+
+TEST_F(Corruptions, SecondUvSetDropped) {
+    Verdict v = corrupt("dropped", [](Glb& g) {
+        for (json& p : g.doc["meshes"][0]["primitives"])
+            p["attributes"].erase("TEXCOORD_1");
+    });
+    expectFails(v, "uv1            FAIL");
+    expectFails(v, "has it in A, not in B (dropped)");
+    EXPECT_EQ((*v.attribute("uv0"))["passed"], true);
+}
+
+TEST_F(Corruptions, NormalsRotated90Degrees) {
+    Verdict v = corrupt("normals", [](Glb& g) {
+        g.editAttribute<3>("NORMAL", [](float* n) { // 90 degrees about X
+            float y = n[1];
+            n[1] = -n[2], n[2] = y;
+        });
+    });
+    expectFails(v, "normals        FAIL");
+    EXPECT_NEAR((*v.attribute("normals"))["max"].get<double>(), 90.0, 0.01);
+    EXPECT_EQ((*v.attribute("uv0"))["passed"], true);
+    EXPECT_GT(v.report["poses"][0]["views"]["normals"]["differing_pixels_percent"].get<double>(), 1.0);
+}
+
+TEST_F(Corruptions, TangentSignsFlipped) {
+    Verdict v = corrupt("tangents", [](Glb& g) { g.editAttribute<4>("TANGENT", [](float* t) { t[3] = -t[3]; }); });
+    expectFails(v, "tangents       FAIL");
+    expectFails(v, "7908 handedness signs flipped");
+    EXPECT_NEAR((*v.attribute("tangents"))["max"].get<double>(), 0.0, 0.01); // directions kept
+}
+
+TEST_F(Corruptions, TwoMaterialsSwapped) {
+    Verdict v = corrupt("materials", [](Glb& g) {
+        json& p = g.doc["meshes"][0]["primitives"];
+        json first = p[0]["material"];
+        p[0]["material"] = p[1]["material"];
+        p[1]["material"] = first;
+    });
+    expectFails(v, "materials      FAIL");
+    expectFails(v, "of material 'hide' are 'legs' in B");
+}
+
+TEST_F(Corruptions, RenamedMaterialsAreAOneToOneMapping) {
+    Verdict v = corrupt("renamed", [](Glb& g) {
+        for (json& m : g.doc["materials"])
+            m["name"] = "m_" + m["name"].get<std::string>();
+    });
+    EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
+    EXPECT_NE(v.outcome.out.find("one-to-one mapping: 'bone' -> 'm_bone'"), std::string::npos) << v.outcome.out;
+}
+
+TEST_F(Corruptions, WeightsMovedToAnotherJointWithPositionsKept) {
+    std::string from, to;
+    Verdict v = corrupt("weights", [&](Glb& g) {
+        // Every influence of joint 5 goes to joint 6 where the vertex does not use 6 already. JOINTS_0
+        // is unsigned short; the bind pose is the same, since every joint's bind cancels there.
+        const json& a = g.doc["accessors"][g.doc["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"].get<size_t>()];
+        size_t at = g.doc["bufferViews"][a["bufferView"].get<size_t>()].value("byteOffset", size_t(0));
+        for (size_t e = 0; e < a["count"].get<size_t>(); ++e) {
+            uint16_t j[4];
+            std::memcpy(j, &g.bin[at + e * 8], 8);
+            bool hasSix = j[0] == 6 || j[1] == 6 || j[2] == 6 || j[3] == 6;
+            for (uint16_t& k : j)
+                if (k == 5 && !hasSix) k = 6;
+            std::memcpy(&g.bin[at + e * 8], j, 8);
+        }
+        const json& skin = g.doc["skins"][0]["joints"];
+        from = g.doc["nodes"][skin[5].get<size_t>()]["name"];
+        to = g.doc["nodes"][skin[6].get<size_t>()]["name"];
+    });
+    expectFails(v, "skin weights   FAIL");
+    expectFails(v, "weight moved from '" + from + "' to '" + to + "'");
+    EXPECT_LT(v.report["poses"][0]["max_position_error"].get<double>(), 1e-5); // the bind pose is unchanged
+}
+
+TEST_F(Corruptions, AClipTimeScaled) {
+    Verdict v = corrupt("timescaled", [](Glb& g) {
+        std::set<int> inputs;
+        for (const json& s : g.doc["animations"][0]["samplers"])
+            inputs.insert(s["input"].get<int>());
+        for (int input : inputs) {
+            g.edit<1>(input, [](float* t) { t[0] *= 2.0f; });
+            json& a = g.doc["accessors"][size_t(input)];
+            a["min"][0] = a["min"][0].get<double>() * 2.0;
+            a["max"][0] = a["max"][0].get<double>() * 2.0;
+        }
+    });
+    expectFails(v, "clips          FAIL");
+    expectFails(v, "clip 'walk' lasts");
+}
+
+// A writer that splits every vertex per triangle (the extreme of splitting at seams): counts
+// differ, so vertices pair by position and attributes; the faithful split passes and a flipped
+// UV set on top of it still fails.
+TEST_F(Corruptions, SplitSeamsMatchByPosition) {
+    HeapMeshAllocator allocator;
+    Result<Model> welded = loadModel(source_, {}, allocator);
+    ASSERT_TRUE(welded) << welded.error().message;
+    for (bool flip : {false, true}) {
+        Mesh& mesh = welded->meshes[0];
+        MeshLayout layout = mesh.layout();
+        layout.vertexCount = layout.indexCount;
+        layout.index16 = false;
+        std::unique_ptr<MeshStorage> storage = allocator.allocate(layout, mesh.name);
+        const MeshArrays& from = mesh.arrays();
+        MeshArrays& to = storage->arrays;
+        for (uint32_t i = 0; i < layout.indexCount; ++i) {
+            uint32_t v = from.index(i);
+            to.positions[i] = from.positions[v];
+            to.normals[i] = from.normals[v];
+            to.tangents[i] = from.tangents[v];
+            to.uv0[i] = flip ? glm::vec2(from.uv0[v].x, 1.0f - from.uv0[v].y) : from.uv0[v];
+            to.uv1[i] = from.uv1[v];
+            to.joints[i] = from.joints[v];
+            to.weights[i] = from.weights[v];
+            to.setIndex(i, i);
+        }
+        Model split;
+        split.format = welded->format;
+        split.nodes = welded->nodes;
+        split.skins = welded->skins;
+        split.clips = welded->clips;
+        split.axes = welded->axes;
+        split.meshes.emplace_back();
+        split.meshes[0].name = mesh.name;
+        split.meshes[0].node = mesh.node;
+        split.meshes[0].skin = mesh.skin;
+        split.meshes[0].submeshes = mesh.submeshes;
+        split.meshes[0].storage = std::move(storage);
+        std::filesystem::path out = dir_.path / (flip ? "split_flipped.glb" : "split.glb");
+        ASSERT_TRUE(gltfFormat().write(split, out));
+        Verdict v = validate(out);
+        EXPECT_NE(v.outcome.out.find("by position and attributes"), std::string::npos) << v.outcome.out;
+        const json* match = v.check("vertex match");
+        ASSERT_TRUE(match);
+        EXPECT_EQ((*match)["passed"], true) << match->dump(); // every vertex finds its partner
+        if (!flip) {
+            EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
+            EXPECT_EQ(v.check("materials")->at("passed"), true);
+        } else {
+            expectFails(v, "B's is A's flipped (v -> 1 - v)");
+            expectUvPixelsDiffer(v.report);
+        }
+    }
+}
+
+} // namespace
+} // namespace horde
