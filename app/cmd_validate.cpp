@@ -211,6 +211,8 @@ Command addValidateCommand(CLI::App& app) {
                     "largest angle between normals, degrees (default 1)");
     cmd->add_option("--max-tangent-angle", args->tolerances.tangentDegrees,
                     "largest angle between tangents, degrees (default 1); handedness signs must agree");
+    cmd->add_option("--max-color-error", args->tolerances.color,
+                    "largest difference of a vertex colour channel, 0-1 (default 4e-3)");
     cmd->add_option("--max-weight-error", args->tolerances.weight,
                     "largest difference of one joint's skin weight (default 5e-3)");
     cmd->add_option("--pixel-tolerance", args->pixelTolerance,

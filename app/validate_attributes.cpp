@@ -168,6 +168,28 @@ AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshM
     return f;
 }
 
+AttributeFigure colors(const Model& a, const Model& b, const std::vector<MeshMatch>& matches, double tolerance) {
+    Accumulator acc("vertex colors", "", tolerance);
+    std::string missing;
+    for (size_t m = 0; m < matches.size(); ++m) {
+        const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
+        if (ma.layout().colors && !mb.layout().colors)
+            missing += (missing.empty() ? "" : "; ") + ("mesh '" + ma.name + "' has them in A, not in B (dropped)");
+        if (!ma.layout().colors || !mb.layout().colors) continue;
+        for (auto [i, j] : vertexPairs(matches[m])) {
+            glm::dvec4 d = glm::abs(glm::dvec4(ma.arrays().colors[i]) - glm::dvec4(mb.arrays().colors[j]));
+            acc.add(std::max(std::max(d.r, d.g), std::max(d.b, d.a)));
+        }
+    }
+    AttributeFigure f = acc.done();
+    f.detail = missing;
+    if (f.over)
+        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) + " vertices' colours differ, by up to " +
+                    number(f.max) + " in a channel";
+    f.passed = f.passed && missing.empty();
+    return f;
+}
+
 // A vertex's influences as joint name -> weight: slot order and joint numbering are the file's.
 std::map<std::string, double> influences(const Model& model, const Mesh& mesh, size_t v) {
     std::map<std::string, double> out;
@@ -332,16 +354,18 @@ AttributeReport compareAttributes(const Model& a, const Model& b, const Attribut
     r.matching = matching(a, matches, positionTolerance);
     r.matches = matches;
     uint32_t sets = 0;
-    bool anyTangents = false;
+    bool anyTangents = false, anyColors = false;
     for (const Model* m : {&a, &b})
         for (const Mesh& mesh : m->meshes) {
             sets = std::max(sets, mesh.layout().uvSets);
             anyTangents = anyTangents || mesh.layout().tangents;
+            anyColors = anyColors || mesh.layout().colors;
         }
     for (uint32_t s = 0; s < sets; ++s)
         r.figures.push_back(uvSet(a, b, matches, s, tolerances.uv));
     r.figures.push_back(normals(matches, bindA, bindB, tolerances.normalDegrees));
     if (anyTangents) r.figures.push_back(tangents(a, b, matches, tolerances.tangentDegrees));
+    if (anyColors) r.figures.push_back(colors(a, b, matches, tolerances.color));
     r.figures.push_back(weights(a, b, matches, tolerances.weight));
     r.materials = materials(a, b, matches);
     return r;

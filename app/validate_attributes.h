@@ -1,7 +1,7 @@
 #pragma once
 // Every vertex attribute both models carry, compared per vertex after matching (validate_match.h)
 // in the bind pose: UV sets (absolute difference), normals (angle), tangents (angle and
-// handedness sign), skin influences (sets of joint name and weight) and, per triangle, the
+// handedness sign), vertex colours (per channel), skin influences (sets of joint name and weight) and, per triangle, the
 // material it belongs to. Each attribute gets a max/RMS figure against its own tolerance.
 #include <string>
 #include <vector>
@@ -15,11 +15,12 @@ struct AttributeTolerances {
     double uv = 1e-3;          // absolute, in UV units
     double normalDegrees = 1.0;
     double tangentDegrees = 1.0;
+    double color = 4e-3;       // largest difference of one RGBA channel (one 8-bit step)
     double weight = 5e-3;      // largest difference of one joint's weight (bytes quantize to 1/255)
 };
 
 struct AttributeFigure {
-    std::string name;        // "uv0", "uv1", "normals", "tangents", "skin weights"
+    std::string name;        // "uv0", "uv1", "normals", "tangents", "vertex colors", "skin weights"
     std::string unit;        // "", "degrees"
     bool passed = true;
     double max = 0.0, rms = 0.0, tolerance = 0.0;

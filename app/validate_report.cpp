@@ -72,6 +72,7 @@ nlohmann::json ValidateReport::json() const {
               {"max_uv_error", tolerances.uv},
               {"max_normal_angle", tolerances.normalDegrees},
               {"max_tangent_angle", tolerances.tangentDegrees},
+              {"max_color_error", tolerances.color},
               {"max_weight_error", tolerances.weight}}},
             {"checks", checksJson},
             {"attributes", attributesJson},

@@ -79,14 +79,15 @@ struct Glb {
     }
 };
 
-// The monster with what the built-in one lacks: a second UV set and tangents with both
-// handedness signs (as mirrored UV islands have).
+// The monster with what the built-in one lacks: a second UV set, tangents with both handedness
+// signs (as mirrored UV islands have) and vertex colours.
 Model richMonster(MeshAllocator& allocator) {
     Model m = buildMonster(allocator);
     Mesh& mesh = m.meshes[0];
     MeshLayout layout = mesh.layout();
     layout.uvSets = 2;
     layout.tangents = true;
+    layout.colors = true;
     std::unique_ptr<MeshStorage> storage = allocator.allocate(layout, mesh.name);
     const MeshArrays& from = mesh.arrays();
     MeshArrays& to = storage->arrays;
@@ -97,6 +98,7 @@ Model richMonster(MeshAllocator& allocator) {
         to.uv1[v] = glm::vec2(0.25f + 0.5f * from.uv0[v].y, 0.75f - 0.5f * from.uv0[v].x);
         glm::vec3 side = glm::cross(from.normals[v], glm::vec3(0.3f, 1.0f, 0.2f));
         to.tangents[v] = glm::vec4(glm::normalize(side), v % 3 == 0 ? -1.0f : 1.0f);
+        to.colors[v] = glm::vec4(from.uv0[v], 0.5f + 0.5f * from.normals[v].y, 1.0f);
         to.joints[v] = from.joints[v];
         to.weights[v] = from.weights[v];
     }
@@ -160,7 +162,7 @@ class Corruptions : public ::testing::Test {
 TEST_F(Corruptions, TheFaithfulFilePasses) {
     Verdict v = corrupt("faithful", [](Glb&) {});
     EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
-    for (const char* name : {"uv0", "uv1", "normals", "tangents", "skin weights"}) {
+    for (const char* name : {"uv0", "uv1", "normals", "tangents", "vertex colors", "skin weights"}) {
         const json* a = v.attribute(name);
         ASSERT_TRUE(a) << name;
         EXPECT_EQ((*a)["passed"], true) << a->dump();
@@ -227,6 +229,13 @@ TEST_F(Corruptions, TangentSignsFlipped) {
     expectFails(v, "tangents       FAIL");
     expectFails(v, "7908 handedness signs flipped");
     EXPECT_NEAR((*v.attribute("tangents"))["max"].get<double>(), 0.0, 0.01); // directions kept
+}
+
+TEST_F(Corruptions, VertexColorsChanged) {
+    Verdict v = corrupt("colors", [](Glb& g) { g.editAttribute<4>("COLOR_0", [](float* c) { c[2] = 1.0f - c[2]; }); });
+    expectFails(v, "vertex colors  FAIL");
+    EXPECT_GT((*v.attribute("vertex colors"))["max"].get<double>(), 0.9);
+    EXPECT_EQ((*v.attribute("uv0"))["passed"], true);
 }
 
 TEST_F(Corruptions, TwoMaterialsSwapped) {
@@ -311,6 +320,7 @@ TEST_F(Corruptions, SplitSeamsMatchByPosition) {
             to.tangents[i] = from.tangents[v];
             to.uv0[i] = flip ? glm::vec2(from.uv0[v].x, 1.0f - from.uv0[v].y) : from.uv0[v];
             to.uv1[i] = from.uv1[v];
+            to.colors[i] = from.colors[v];
             to.joints[i] = from.joints[v];
             to.weights[i] = from.weights[v];
             to.setIndex(i, i);

@@ -23,9 +23,9 @@ int attribute(const tinygltf::Primitive& p, const std::string& name) {
 
 // The vertex streams of one horde mesh: the attributes its primitives share.
 struct Streams {
-    AccessorView position, normal, tangent, uv0, uv1;
+    AccessorView position, normal, tangent, uv0, uv1, color;
     std::vector<std::pair<AccessorView, AccessorView>> influences; // JOINTS_n, WEIGHTS_n
-    bool hasNormal = false, hasTangent = false;
+    bool hasNormal = false, hasTangent = false, hasColor = false;
     uint32_t uvSets = 0;
 };
 
@@ -55,6 +55,11 @@ Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& 
                       optional("TEXCOORD_1", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv1, uv1)})
         if (!st) return st.error();
     s.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
+    // COLOR_0 is RGB or RGBA, float or normalized integers.
+    int color = attribute(p, "COLOR_0");
+    bool rgb = color >= 0 && size_t(color) < gltf.accessors.size() && gltf.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3;
+    if (Status st = optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kUvTypes, s.color, s.hasColor); !st)
+        return st.error();
     for (int set = 0;; ++set) {
         std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
         if (attribute(p, j) < 0 || attribute(p, w) < 0) break;
@@ -141,6 +146,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     layout.uvSets = s->uvSets;
     layout.skinned = skin >= 0;
     layout.index16 = vertices <= 65536;
+    layout.colors = s->hasColor;
     const uint64_t bytes = streamOffsets(layout).total;
     if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
     Mesh mesh;
@@ -155,6 +161,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
         if (s->hasTangent) a.tangents[v] = s->tangent.vec4(v);
         if (s->uvSets >= 1) a.uv0[v] = glm::vec2(s->uv0.vec4(v));
         if (s->uvSets >= 2) a.uv1[v] = glm::vec2(s->uv1.vec4(v));
+        if (s->hasColor) a.colors[v] = s->color.vec4(v, 1.0f);
         if (!layout.skinned) continue;
         Influence influences[16];
         size_t n = 0;
