@@ -298,6 +298,16 @@ TEST_F(Corruptions, AClipTimeScaled) {
     expectFails(v, "clip 'walk' lasts");
 }
 
+// An older export named the attack `animation1`: the walk matches by name, the attack by order,
+// and the output says so.
+TEST_F(Corruptions, ClipsWithoutACommonNameMatchByOrder) {
+    Verdict v = corrupt("renamed_clip", [](Glb& g) { g.doc["animations"][1]["name"] = "animation1"; });
+    EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
+    EXPECT_NE(v.outcome.out.find("2 clips found in both (1 by name); 'attack' matched to B's 'animation1' by order"),
+              std::string::npos)
+        << v.outcome.out;
+}
+
 // A writer that splits every vertex per triangle (the extreme of splitting at seams): counts
 // differ, so vertices pair by position and attributes; the faithful split passes and a flipped
 // UV set on top of it still fails.
