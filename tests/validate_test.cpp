@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "core/file.h"
 #include "loader.h"
 #include "monster.h"
+#include "support/glb.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -260,6 +262,93 @@ TEST(Validate, EveryWriterConvertsOnToGltf) {
     }
     std::printf("formats with writers tested: %zu\n", tested);
 }
+
+// ---- Every registered writer: its conversion on to glTF, corrupted ----
+
+struct Corruption {
+    const char* name;
+    std::function<void(test::Glb&)> edit;
+    const char* message; // what the output must name
+    bool uvPixels = false; // must fail on the UV checker's pixels as well
+};
+
+const Corruption kCorruptions[] = {
+    {"uv_flipped", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); },
+     "B's is A's flipped (v -> 1 - v)", true},
+    {"uv_swapped", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); }); },
+     "B's is A's swapped (u <-> v)", true},
+    {"uv_offset", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[0] += 0.5f; }); },
+     "B's is A's offset by half a tile in u"},
+    {"normals_rotated",
+     [](test::Glb& g) {
+         g.editAttribute<3>("NORMAL", [](float* n) {
+             float y = n[1];
+             n[1] = -n[2], n[2] = y;
+         });
+     },
+     "normals differ, by up to 90"},
+    {"materials_swapped", [](test::Glb& g) { ASSERT_TRUE(g.swapTwoMaterials()); }, "materials      FAIL"},
+    {"weights_moved",
+     [](test::Glb& g) {
+         g.editJoints([](uint16_t* j) {
+             bool hasSix = j[0] == 6 || j[1] == 6 || j[2] == 6 || j[3] == 6;
+             for (int k = 0; k < 4; ++k)
+                 if (j[k] == 5 && !hasSix) j[k] = 6;
+         });
+     },
+     "skin weights   FAIL"},
+    {"clip_time_scaled", [](test::Glb& g) { g.scaleClip(0, 2.0f); }, "' lasts "},
+};
+
+std::vector<std::string> writerIds() {
+    std::vector<std::string> out;
+    for (const Format* f : formats())
+        if (f->write) out.emplace_back(f->id);
+    return out;
+}
+
+class WriterCorruptions : public ::testing::TestWithParam<std::string> {};
+
+// Each corruption kind the monster can show, made in the glTF converted from each writer's file,
+// fails against that file with a message naming what differs.
+TEST_P(WriterCorruptions, EachKindFailsNamingWhatDiffers) {
+    const TempDir temp;
+    const Format* f = nullptr;
+    for (const Format* candidate : formats())
+        if (candidate->id == GetParam()) f = candidate;
+    ASSERT_TRUE(f);
+    std::filesystem::path main = temp.path / "source" / ("monster" + mainExtension(*f, temp.path));
+    std::filesystem::create_directories(main.parent_path());
+    ASSERT_EQ(horde("convert monster --to " + GetParam() + " --out " + quote(main)).code, 0);
+    Beside companions = classify(main);
+    std::filesystem::path glb = temp.path / "converted.glb";
+    ASSERT_EQ(horde("convert " + quote(main) + companions.flags() + " --to gltf --out " + quote(glb)).code, 0);
+    std::string small = " --times 0.3 --width 240 --height 180";
+    for (const Corruption& c : kCorruptions) {
+        SCOPED_TRACE(c.name);
+        test::Glb g = test::Glb::read(glb);
+        if (std::string(c.name) == "clip_time_scaled" && !g.doc.contains("animations")) continue; // SWTOR: no clips
+        c.edit(g);
+        std::filesystem::path broken = temp.path / (std::string(c.name) + ".glb"),
+                              report = temp.path / (std::string(c.name) + "_report");
+        g.write(broken);
+        Outcome r = horde("validate " + quote(main) + " " + quote(broken) + companions.flags() + small + " --report " +
+                          quote(report));
+        EXPECT_EQ(r.code, 4) << r.out;
+        EXPECT_NE(r.out.find(c.message), std::string::npos) << "no '" << c.message << "' in:\n" << r.out;
+        if (!c.uvPixels) continue;
+        json j = json::parse(std::ifstream(report / "report.json"));
+        for (const json& pose : j["poses"])
+            EXPECT_GT(pose["views"]["uv"]["differing_pixels_percent"].get<double>(), 1.0) << pose.dump();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, WriterCorruptions, ::testing::ValuesIn(writerIds()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                             std::string name = param.param; // gtest names: letters, digits, underscores
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
 
 } // namespace
 } // namespace horde
