@@ -87,19 +87,19 @@ void print(const ValidateReport& r) {
     for (const Check& c : r.checks)
         std::printf("%-14s %s  %s\n", c.name.c_str(), c.passed ? "pass" : "FAIL", c.detail.c_str());
     for (const AttributeFigure& f : r.attributes.figures)
-        std::printf("%-14s %s  max %.3g rms %.3g%s%s (tolerance %.3g) over %zu vertex pairs%s%s\n", f.name.c_str(),
-                    f.passed ? "pass" : "FAIL", f.max, f.rms, f.unit.empty() ? "" : " ", f.unit.c_str(), f.tolerance,
-                    f.pairs, f.detail.empty() ? "" : "; ", f.detail.c_str());
+        std::printf("%-14s %s  max %.3g rms %.3g%s%s (tolerance %.3g) over %zu vertex pairs%s%s\n",
+                    f.name.c_str(), f.passed ? "pass" : "FAIL", f.max, f.rms, f.unit.empty() ? "" : " ",
+                    f.unit.c_str(), f.tolerance, f.pairs, f.detail.empty() ? "" : "; ", f.detail.c_str());
     for (const PoseResult& p : r.poses) {
         std::string pixels = "pixels " + percent(p.diff.differingPercent);
         for (const ViewResult& v : p.views)
             pixels += std::string(", ") + viewName(v.view) + " " + percent(v.diff.differingPercent);
         if (p.error.comparable)
-            std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(), p.passed ? "pass" : "FAIL",
-                        p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
+            std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(),
+                        p.passed ? "pass" : "FAIL", p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
         else
-            std::printf("%-24s %s  positions not comparable  %s\n", p.pose.label.c_str(), p.passed ? "pass" : "FAIL",
-                        pixels.c_str());
+            std::printf("%-24s %s  positions not comparable  %s\n", p.pose.label.c_str(),
+                        p.passed ? "pass" : "FAIL", pixels.c_str());
     }
     std::printf("%s\n", r.passed ? "PASS" : "FAIL");
 }
@@ -154,10 +154,13 @@ int run(ValidateArgs& args) {
         r.diff = diffImages(r.renderA, r.renderB, args.pixelTolerance);
         r.passed = r.error.comparable && r.error.maxRelative <= args.maxPositionError &&
                    std::isfinite(r.error.rmsRelative) && r.diff.differingPercent <= args.maxDifferingPixels;
-        std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time), posedB = metresPose(b, spec.clipB, spec.time);
+        std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
+                               posedB = metresPose(b, spec.clipB, spec.time);
         for (AttributeView view : {AttributeView::UvChecker, AttributeView::Normals}) {
-            ViewResult v{view, rasterize(a, posedA, viewProjection, args.width, args.height, view),
-                         rasterize(b, posedB, viewProjection, args.width, args.height, view), {}};
+            ViewResult v{view,
+                         rasterize(a, posedA, viewProjection, args.width, args.height, view),
+                         rasterize(b, posedB, viewProjection, args.width, args.height, view),
+                         {}};
             v.diff = diffImages(v.renderA, v.renderB, args.pixelTolerance);
             r.passed = r.passed && v.diff.differingPercent <= args.maxDifferingPixels;
             r.views.push_back(std::move(v));
@@ -186,8 +189,10 @@ Command addValidateCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "validate",
         "horde validate A B: check that B (`other`) is the same creature as A (`model`, a source completed "
-        "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, clips (by name, then by order), every vertex attribute both carry (UV sets, normals, "
-        "tangents, skin weights, per-triangle materials; vertices matched by order or, where counts differ, by position), "
+        "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, clips (by name, then "
+        "by order), every vertex attribute both carry (UV sets, normals, "
+        "tangents, skin weights, per-triangle materials; vertices matched by order or, where counts differ, "
+        "by position), "
         "poses and renders (shaded, UV checker, normals as colours).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
@@ -196,9 +201,10 @@ Command addValidateCommand(CLI::App& app) {
         ->required();
     args->device.addOptions(*cmd);
     cmd->add_option("--clip", args->clip, "compare only this clip (default: every clip of A)");
-    cmd->add_option("--times", args->times,
-                    "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration); the end "
-                    "is inclusive (a clip's duration gives its last key), a loop wraps only past it")
+    cmd->add_option(
+           "--times", args->times,
+           "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration); the end "
+           "is inclusive (a clip's duration gives its last key), a loop wraps only past it")
         ->delimiter(',');
     cmd->add_option("--report", args->report, "folder to write index.html, report.json and the renders into");
     cmd->add_option("--max-position-error", args->maxPositionError,

@@ -57,13 +57,20 @@ std::string uvDiagnosis(const Model& a, const Model& b, const std::vector<MeshMa
         std::function<double(glm::dvec2, glm::dvec2)> error; // of A's (u, v) against B's
     };
     const Suspect suspects[] = {
-        {"flipped (v -> 1 - v)", [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(p.x, 1 - p.y) - q); }},
-        {"flipped (u -> 1 - u)", [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(1 - p.x, p.y) - q); }},
-        {"swapped (u <-> v)", [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(p.y, p.x) - q); }},
+        {"flipped (v -> 1 - v)",
+         [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(p.x, 1 - p.y) - q); }},
+        {"flipped (u -> 1 - u)",
+         [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(1 - p.x, p.y) - q); }},
+        {"swapped (u <-> v)",
+         [](glm::dvec2 p, glm::dvec2 q) { return glm::length(glm::dvec2(p.y, p.x) - q); }},
         {"offset by half a tile in u",
-         [](glm::dvec2 p, glm::dvec2 q) { return std::abs(std::abs(q.x - p.x) - 0.5) + std::abs(q.y - p.y); }},
+         [](glm::dvec2 p, glm::dvec2 q) {
+             return std::abs(std::abs(q.x - p.x) - 0.5) + std::abs(q.y - p.y);
+         }},
         {"offset by half a tile in v",
-         [](glm::dvec2 p, glm::dvec2 q) { return std::abs(q.x - p.x) + std::abs(std::abs(q.y - p.y) - 0.5); }},
+         [](glm::dvec2 p, glm::dvec2 q) {
+             return std::abs(q.x - p.x) + std::abs(std::abs(q.y - p.y) - 0.5);
+         }},
     };
     for (const Suspect& s : suspects) {
         bool fits = true;
@@ -107,14 +114,16 @@ AttributeFigure uvSet(const Model& a, const Model& b, const std::vector<MeshMatc
     return f;
 }
 
-AttributeFigure normals(const std::vector<MeshMatch>& matches, const std::vector<PosedMesh>& bindA, const std::vector<PosedMesh>& bindB,
-                        double tolerance) {
+AttributeFigure normals(const std::vector<MeshMatch>& matches, const std::vector<PosedMesh>& bindA,
+                        const std::vector<PosedMesh>& bindB, double tolerance) {
     Accumulator acc("normals", "degrees", tolerance);
     for (size_t m = 0; m < matches.size(); ++m)
         for (auto [i, j] : vertexPairs(matches[m]))
             acc.add(degreesBetween(bindA[m].normals[i], bindB[m].normals[j]));
     AttributeFigure f = acc.done();
-    if (f.over) f.detail = std::to_string(f.over) + " vertices' normals differ, by up to " + number(f.max) + " degrees";
+    if (f.over)
+        f.detail =
+            std::to_string(f.over) + " vertices' normals differ, by up to " + number(f.max) + " degrees";
     return f;
 }
 
@@ -133,7 +142,8 @@ std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
         glm::dmat3 m(0.0);
         if (mesh.skinned()) {
             for (int k = 0; k < 4; ++k)
-                if (arr.weights[v][k] > 0.0f) m += glm::dmat3(palette[arr.joints[v][k]]) * double(arr.weights[v][k]);
+                if (arr.weights[v][k] > 0.0f)
+                    m += glm::dmat3(palette[arr.joints[v][k]]) * double(arr.weights[v][k]);
         } else {
             m = glm::dmat3(palette[0]);
         }
@@ -144,13 +154,15 @@ std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
     return out;
 }
 
-AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshMatch>& matches, double tolerance) {
+AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshMatch>& matches,
+                         double tolerance) {
     Accumulator acc("tangents", "degrees", tolerance);
     size_t signs = 0;
     std::vector<std::string> missing;
     for (size_t m = 0; m < matches.size(); ++m) {
         bool inA = a.meshes[m].layout().tangents, inB = b.meshes[m].layout().tangents;
-        if (inA && !inB) missing.push_back("mesh '" + a.meshes[m].name + "' has them in A, not in B (dropped)");
+        if (inA && !inB)
+            missing.push_back("mesh '" + a.meshes[m].name + "' has them in A, not in B (dropped)");
         if (!inA || !inB) continue;
         std::vector<glm::dvec4> ta = metresTangents(a, m), tb = metresTangents(b, m);
         for (auto [i, j] : vertexPairs(matches[m])) {
@@ -161,20 +173,25 @@ AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshM
     AttributeFigure f = acc.done();
     for (const std::string& s : missing)
         f.detail += (f.detail.empty() ? "" : "; ") + s;
-    if (f.over) f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) + " vertices' directions differ, by up to " + number(f.max) + " degrees";
-    if (signs) f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(signs) + " handedness signs flipped";
+    if (f.over)
+        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) +
+                    " vertices' directions differ, by up to " + number(f.max) + " degrees";
+    if (signs)
+        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(signs) + " handedness signs flipped";
     f.over += signs;
     f.passed = missing.empty() && f.over == 0;
     return f;
 }
 
-AttributeFigure colors(const Model& a, const Model& b, const std::vector<MeshMatch>& matches, double tolerance) {
+AttributeFigure colors(const Model& a, const Model& b, const std::vector<MeshMatch>& matches,
+                       double tolerance) {
     Accumulator acc("vertex colors", "", tolerance);
     std::string missing;
     for (size_t m = 0; m < matches.size(); ++m) {
         const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
         if (ma.layout().colors && !mb.layout().colors)
-            missing += (missing.empty() ? "" : "; ") + ("mesh '" + ma.name + "' has them in A, not in B (dropped)");
+            missing +=
+                (missing.empty() ? "" : "; ") + ("mesh '" + ma.name + "' has them in A, not in B (dropped)");
         if (!ma.layout().colors || !mb.layout().colors) continue;
         for (auto [i, j] : vertexPairs(matches[m])) {
             glm::dvec4 d = glm::abs(glm::dvec4(ma.arrays().colors[i]) - glm::dvec4(mb.arrays().colors[j]));
@@ -184,8 +201,8 @@ AttributeFigure colors(const Model& a, const Model& b, const std::vector<MeshMat
     AttributeFigure f = acc.done();
     f.detail = missing;
     if (f.over)
-        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) + " vertices' colours differ, by up to " +
-                    number(f.max) + " in a channel";
+        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) +
+                    " vertices' colours differ, by up to " + number(f.max) + " in a channel";
     f.passed = f.passed && missing.empty();
     return f;
 }
@@ -202,7 +219,8 @@ std::map<std::string, double> influences(const Model& model, const Mesh& mesh, s
     return out;
 }
 
-AttributeFigure weights(const Model& a, const Model& b, const std::vector<MeshMatch>& matches, double tolerance) {
+AttributeFigure weights(const Model& a, const Model& b, const std::vector<MeshMatch>& matches,
+                        double tolerance) {
     Accumulator acc("skin weights", "", tolerance);
     std::map<std::pair<std::string, std::string>, size_t> moved; // strongest A joint -> B joint
     for (size_t m = 0; m < matches.size(); ++m) {
@@ -241,7 +259,8 @@ AttributeFigure weights(const Model& a, const Model& b, const std::vector<MeshMa
         skinnedA = skinnedA || a.meshes[m].skinned(), skinnedB = skinnedB || b.meshes[m].skinned();
     if (skinnedA != skinnedB) {
         f.passed = false;
-        f.detail += std::string(f.detail.empty() ? "" : "; ") + (skinnedA ? "A" : "B") + " is skinned, the other not";
+        f.detail +=
+            std::string(f.detail.empty() ? "" : "; ") + (skinnedA ? "A" : "B") + " is skinned, the other not";
     }
     return f;
 }
@@ -331,8 +350,9 @@ Check matching(const Model& a, const std::vector<MeshMatch>& matches, double tol
     Check c{"vertex match", unmatchedA == 0 && unmatchedB == 0, ""};
     c.detail = std::to_string(byOrder) + " meshes by source order";
     if (byOrder < matches.size())
-        c.detail += ", " + std::to_string(matches.size() - byOrder) + " by position and attributes (" + meshes +
-                    ": vertex counts differ, seams split or welded; within " + number(tolerance) + " m)";
+        c.detail += ", " + std::to_string(matches.size() - byOrder) + " by position and attributes (" +
+                    meshes + ": vertex counts differ, seams split or welded; within " + number(tolerance) +
+                    " m)";
     if (unmatchedA) c.detail += "; " + std::to_string(unmatchedA) + " vertices of A match nothing in B";
     if (unmatchedB) c.detail += "; " + std::to_string(unmatchedB) + " vertices of B match nothing in A";
     return c;

@@ -52,12 +52,13 @@ ClipMatch matchClips(const Model& a, const Model& b, const std::string& only, co
         double d = clip.duration, e = other.duration;
         if (std::abs(d - e) > 1e-4 * std::max(1.0, std::max(d, e))) {
             out.check.passed = false;
-            notes.push_back("clip '" + clip.name + "' lasts " + seconds(d) + " in A, " + seconds(e) + " in B");
+            notes.push_back("clip '" + clip.name + "' lasts " + seconds(d) + " in A, " + seconds(e) +
+                            " in B");
         }
         out.pairs.emplace_back(int(c), bOf[c]);
     }
-    out.check.detail = std::to_string(out.pairs.size()) + " clips found in both (" + std::to_string(byName) +
-                       " by name)";
+    out.check.detail =
+        std::to_string(out.pairs.size()) + " clips found in both (" + std::to_string(byName) + " by name)";
     if (only.empty() && restB.size() > restA.size())
         out.check.detail += ", B has " + std::to_string(restB.size() - restA.size()) + " more";
     for (const std::string& n : notes)

@@ -81,11 +81,11 @@ Check vertices(const Model& a, const Model& b) {
     for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
         total += a.meshes[m].vertexCount();
         if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount())
-            differ += "; mesh '" + a.meshes[m].name + "': " + std::to_string(a.meshes[m].vertexCount()) + " vs " +
-                      std::to_string(b.meshes[m].vertexCount()) + " (seams split or welded)";
+            differ += "; mesh '" + a.meshes[m].name + "': " + std::to_string(a.meshes[m].vertexCount()) +
+                      " vs " + std::to_string(b.meshes[m].vertexCount()) + " (seams split or welded)";
     }
-    return f.check("vertex counts",
-                   std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes" + differ);
+    return f.check("vertex counts", std::to_string(total) + " vertices in " +
+                                        std::to_string(a.meshes.size()) + " meshes" + differ);
 }
 
 std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
@@ -134,7 +134,8 @@ PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, doub
                       const std::vector<MeshMatch>& matches) {
     PoseError e;
     if (a.meshes.size() != b.meshes.size() || matches.size() != a.meshes.size()) return e;
-    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time), pb = metresPose(b, pose.clipB, pose.time);
+    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time),
+                           pb = metresPose(b, pose.clipB, pose.time);
     e.comparable = true;
     double sum = 0.0;
     size_t pairs = 0;

@@ -29,7 +29,12 @@ class PointGrid {
     }
 
   private:
-    glm::i64vec3 cellOf(glm::dvec3 p) const { return glm::i64vec3(glm::floor(p / cell_)); }
+    // Clamped, so that a far-flung (or broken) vertex lands in an edge cell instead of
+    // overflowing the integer conversion.
+    glm::i64vec3 cellOf(glm::dvec3 p) const {
+        glm::dvec3 c = glm::clamp(glm::floor(p / cell_), glm::dvec3(-1e15), glm::dvec3(1e15));
+        return glm::i64vec3(c.x == c.x ? c.x : 0.0, c.y == c.y ? c.y : 0.0, c.z == c.z ? c.z : 0.0);
+    }
     static uint64_t key(glm::i64vec3 c) {
         return uint64_t(c.x) * 0x9E3779B97F4A7C15ull ^ uint64_t(c.y) * 0xC2B2AE3D27D4EB4Full ^
                uint64_t(c.z) * 0x165667B19E3779F9ull;
@@ -41,7 +46,8 @@ class PointGrid {
 };
 
 // How unlike two vertices at one position are: the UV sets both carry and the normals' angle.
-double unlikeness(const Mesh& ma, size_t i, const PosedMesh& pa, const Mesh& mb, size_t j, const PosedMesh& pb) {
+double unlikeness(const Mesh& ma, size_t i, const PosedMesh& pa, const Mesh& mb, size_t j,
+                  const PosedMesh& pb) {
     double d = 1.0 - glm::dot(pa.normals[i], pb.normals[j]);
     uint32_t sets = std::min(ma.layout().uvSets, mb.layout().uvSets);
     if (sets >= 1) d += glm::length(glm::dvec2(ma.arrays().uv0[i] - mb.arrays().uv0[j]));
@@ -50,8 +56,9 @@ double unlikeness(const Mesh& ma, size_t i, const PosedMesh& pa, const Mesh& mb,
 }
 
 // For each vertex of `from`, the most alike vertex of `to` within `tolerance`.
-std::vector<int32_t> nearest(const Mesh& from, const PosedMesh& posedFrom, const Mesh& to, const PosedMesh& posedTo,
-                             const PointGrid& gridTo, double tolerance, size_t& unmatched) {
+std::vector<int32_t> nearest(const Mesh& from, const PosedMesh& posedFrom, const Mesh& to,
+                             const PosedMesh& posedTo, const PointGrid& gridTo, double tolerance,
+                             size_t& unmatched) {
     std::vector<int32_t> out(posedFrom.positions.size(), -1);
     for (size_t i = 0; i < out.size(); ++i) {
         double best = std::numeric_limits<double>::infinity();

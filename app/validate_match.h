@@ -12,9 +12,9 @@
 namespace horde {
 
 struct MeshMatch {
-    bool byOrder = false;       // counts agree: vertex i of A is vertex i of B
-    std::vector<int32_t> bOfA;  // the B vertex that best stands for each A vertex; -1: none
-    std::vector<int32_t> aOfB;  // and the other way
+    bool byOrder = false;      // counts agree: vertex i of A is vertex i of B
+    std::vector<int32_t> bOfA; // the B vertex that best stands for each A vertex; -1: none
+    std::vector<int32_t> aOfB; // and the other way
     size_t unmatchedA = 0, unmatchedB = 0;
 };
 

@@ -80,11 +80,18 @@ Image8 rasterize(const Model& model, const std::vector<PosedMesh>& posed, const 
                 z[k] = c[k].clip.z * invW[k];
             }
             float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[2].x - s[0].x) * (s[1].y - s[0].y);
-            if (!(std::abs(area) > 0.0f)) continue;
-            int x0 = std::max(0, int(std::floor(std::min({s[0].x, s[1].x, s[2].x}))));
-            int x1 = std::min(int(width) - 1, int(std::ceil(std::max({s[0].x, s[1].x, s[2].x}))));
-            int y0 = std::max(0, int(std::floor(std::min({s[0].y, s[1].y, s[2].y}))));
-            int y1 = std::min(int(height) - 1, int(std::ceil(std::max({s[0].y, s[1].y, s[2].y}))));
+            if (!(std::abs(area) > 0.0f) || !std::isfinite(area)) continue;
+            // Bounds clamped to the image in float, before any conversion to int.
+            auto span = [](float lo, float hi, uint32_t size, int& first, int& last) {
+                first = int(std::clamp(std::floor(lo), 0.0f, float(size - 1)));
+                last = int(std::clamp(std::ceil(hi), 0.0f, float(size - 1)));
+                return lo < float(size) && hi >= 0.0f;
+            };
+            int x0, x1, y0, y1;
+            if (!span(std::min({s[0].x, s[1].x, s[2].x}), std::max({s[0].x, s[1].x, s[2].x}), width, x0,
+                      x1) ||
+                !span(std::min({s[0].y, s[1].y, s[2].y}), std::max({s[0].y, s[1].y, s[2].y}), height, y0, y1))
+                continue;
             for (int y = y0; y <= y1; ++y)
                 for (int x = x0; x <= x1; ++x) {
                     glm::vec2 q(float(x) + 0.5f, float(y) + 0.5f);

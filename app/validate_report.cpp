@@ -127,13 +127,15 @@ std::string html(const ValidateReport& r) {
     for (const Check& c : r.checks)
         h += "<tr><td>" + escape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + escape(c.detail) +
              "</td></tr>\n";
-    h += "</table>\n<h2>Attributes (bind pose, per matched vertex pair)</h2>\n<table><tr><th>attribute</th><th></th>"
+    h += "</table>\n<h2>Attributes (bind pose, per matched vertex "
+         "pair)</h2>\n<table><tr><th>attribute</th><th></th>"
          "<th>max</th><th>RMS</th><th>tolerance</th><th>pairs</th><th>detail</th></tr>\n";
     for (const AttributeFigure& f : r.attributes.figures)
-        h += "<tr><td>" + escape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) + " " +
-             escape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) + "</td><td>" +
-             std::to_string(f.pairs) + "</td><td>" + escape(f.detail) + "</td></tr>\n";
-    h += "</table>\n<h2>Poses</h2>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS position "
+        h += "<tr><td>" + escape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) +
+             " " + escape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) +
+             "</td><td>" + std::to_string(f.pairs) + "</td><td>" + escape(f.detail) + "</td></tr>\n";
+    h += "</table>\n<h2>Poses</h2>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS "
+         "position "
          "error</th><th>differing pixels: shaded</th><th>UV checker</th><th>normals</th></tr>\n";
     for (const PoseResult& p : r.poses) {
         h += "<tr><td>" + escape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
@@ -149,13 +151,14 @@ std::string html(const ValidateReport& r) {
          "the origin magenta) and with normals as colours.</p>\n";
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
-        h += "<h2>" + escape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) + "</h2>\n<img src=a_" + n +
-             ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n + ".png alt=difference>\n";
+        h += "<h2>" + escape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
+             "</h2>\n<img src=a_" + n + ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n +
+             ".png alt=difference>\n";
         for (const ViewResult& v : r.poses[i].views) {
             std::string prefix = std::string(viewName(v.view)) + "_";
-            h += "<br><img src=" + prefix + "a_" + n + ".png alt='A " + viewName(v.view) + "'> <img src=" + prefix +
-                 "b_" + n + ".png alt='B " + viewName(v.view) + "'> <img src=" + prefix + "diff_" + n +
-                 ".png alt='" + viewName(v.view) + " difference'>\n";
+            h += "<br><img src=" + prefix + "a_" + n + ".png alt='A " + viewName(v.view) +
+                 "'> <img src=" + prefix + "b_" + n + ".png alt='B " + viewName(v.view) +
+                 "'> <img src=" + prefix + "diff_" + n + ".png alt='" + viewName(v.view) + " difference'>\n";
         }
     }
     return h;

@@ -92,7 +92,8 @@ TEST(Normals, FaceNormalsAreAreaWeightedWithAFallback) {
 TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {
     MeshLayout layout{3, 6, true, 2, true, true};
     StreamOffsets o = streamOffsets(layout);
-    for (size_t offset : {o.positions, o.normals, o.tangents, o.uv0, o.uv1, o.colors, o.joints, o.weights, o.indices})
+    for (size_t offset :
+         {o.positions, o.normals, o.tangents, o.uv0, o.uv1, o.colors, o.joints, o.weights, o.indices})
         EXPECT_EQ(offset % 16, 0u);
     EXPECT_EQ(o.positions, 0u);
     EXPECT_EQ(o.normals, 48u);     // 36 bytes of positions, rounded to 16

@@ -40,7 +40,8 @@ TEST(ClipTime, TheEndIsInclusive) {
     EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 2.5), 0.5);
     EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 0.0), 0.0);
     EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, -2.0), 0.0);
-    Channel ch = make(ChannelPath::Translation, Interpolation::Linear, {0.0f, 2.0f}, {glm::vec4(0), glm::vec4(8, 0, 0, 0)});
+    Channel ch = make(ChannelPath::Translation, Interpolation::Linear, {0.0f, 2.0f},
+                      {glm::vec4(0), glm::vec4(8, 0, 0, 0)});
     expectNear(sampleChannel(c, ch, clipTime(c, Playback{0, 0.0, 1.0, true}, 2.0)), {8, 0, 0, 0});
 }
 

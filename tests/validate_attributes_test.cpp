@@ -86,7 +86,8 @@ class Corruptions : public ::testing::Test {
     Verdict validate(const std::filesystem::path& file) {
         std::filesystem::path report = file.parent_path() / (file.stem().string() + "_report");
         Verdict v;
-        v.outcome = horde("validate " + quote(source_) + " " + quote(file) + " --times 0.3 --report " + quote(report));
+        v.outcome = horde("validate " + quote(source_) + " " + quote(file) + " --times 0.3 --report " +
+                          quote(report));
         std::ifstream in(report / "report.json");
         v.report = json::parse(in, nullptr, false);
         return v;
@@ -102,7 +103,8 @@ class Corruptions : public ::testing::Test {
 
     static void expectFails(const Verdict& v, const std::string& message) {
         EXPECT_EQ(v.outcome.code, 4) << v.outcome.out;
-        EXPECT_NE(v.outcome.out.find(message), std::string::npos) << "no '" << message << "' in:\n" << v.outcome.out;
+        EXPECT_NE(v.outcome.out.find(message), std::string::npos) << "no '" << message << "' in:\n"
+                                                                  << v.outcome.out;
         EXPECT_EQ(v.report["passed"], false);
     }
 
@@ -132,7 +134,8 @@ void expectUvPixelsDiffer(const json& report) {
 }
 
 TEST_F(Corruptions, UvsFlipped) {
-    Verdict v = corrupt("flipped", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); });
+    Verdict v = corrupt(
+        "flipped", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); });
     expectFails(v, "uv0            FAIL");
     expectFails(v, "B's is A's flipped (v -> 1 - v)");
     expectUvPixelsDiffer(v.report);
@@ -140,13 +143,16 @@ TEST_F(Corruptions, UvsFlipped) {
 }
 
 TEST_F(Corruptions, UvsSwapped) {
-    Verdict v = corrupt("swapped", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); }); });
+    Verdict v = corrupt("swapped", [](Glb& g) {
+        g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); });
+    });
     expectFails(v, "B's is A's swapped (u <-> v)");
     expectUvPixelsDiffer(v.report);
 }
 
 TEST_F(Corruptions, UvsOffsetByHalfATile) {
-    Verdict v = corrupt("offset", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[0] += 0.5f; }); });
+    Verdict v =
+        corrupt("offset", [](Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[0] += 0.5f; }); });
     expectFails(v, "B's is A's offset by half a tile in u");
     EXPECT_NEAR((*v.attribute("uv0"))["max"].get<double>(), 0.5, 1e-6);
     EXPECT_GT(v.report["poses"][0]["views"]["uv"]["differing_pixels_percent"].get<double>(), 1.0);
@@ -176,14 +182,16 @@ TEST_F(Corruptions, NormalsRotated90Degrees) {
 }
 
 TEST_F(Corruptions, TangentSignsFlipped) {
-    Verdict v = corrupt("tangents", [](Glb& g) { g.editAttribute<4>("TANGENT", [](float* t) { t[3] = -t[3]; }); });
+    Verdict v =
+        corrupt("tangents", [](Glb& g) { g.editAttribute<4>("TANGENT", [](float* t) { t[3] = -t[3]; }); });
     expectFails(v, "tangents       FAIL");
     expectFails(v, "7908 handedness signs flipped");
     EXPECT_NEAR((*v.attribute("tangents"))["max"].get<double>(), 0.0, 0.01); // directions kept
 }
 
 TEST_F(Corruptions, VertexColorsChanged) {
-    Verdict v = corrupt("colors", [](Glb& g) { g.editAttribute<4>("COLOR_0", [](float* c) { c[2] = 1.0f - c[2]; }); });
+    Verdict v = corrupt("colors",
+                        [](Glb& g) { g.editAttribute<4>("COLOR_0", [](float* c) { c[2] = 1.0f - c[2]; }); });
     expectFails(v, "vertex colors  FAIL");
     EXPECT_GT((*v.attribute("vertex colors"))["max"].get<double>(), 0.9);
     EXPECT_EQ((*v.attribute("uv0"))["passed"], true);
@@ -201,7 +209,8 @@ TEST_F(Corruptions, RenamedMaterialsAreAOneToOneMapping) {
             m["name"] = "m_" + m["name"].get<std::string>();
     });
     EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
-    EXPECT_NE(v.outcome.out.find("one-to-one mapping: 'bone' -> 'm_bone'"), std::string::npos) << v.outcome.out;
+    EXPECT_NE(v.outcome.out.find("one-to-one mapping: 'bone' -> 'm_bone'"), std::string::npos)
+        << v.outcome.out;
 }
 
 // Every influence of joint 5 goes to joint 6 where the vertex does not use 6 already. The bind
@@ -238,7 +247,8 @@ TEST_F(Corruptions, AClipTimeScaled) {
 TEST_F(Corruptions, ClipsWithoutACommonNameMatchByOrder) {
     Verdict v = corrupt("renamed_clip", [](Glb& g) { g.doc["animations"][1]["name"] = "animation1"; });
     EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
-    EXPECT_NE(v.outcome.out.find("2 clips found in both (1 by name); 'attack' matched to B's 'animation1' by order"),
+    EXPECT_NE(v.outcome.out.find(
+                  "2 clips found in both (1 by name); 'attack' matched to B's 'animation1' by order"),
               std::string::npos)
         << v.outcome.out;
 }

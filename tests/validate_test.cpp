@@ -46,7 +46,8 @@ void expectKhronosValid(const std::filesystem::path& file) {
     EXPECT_EQ(report["issues"]["numErrors"], 0) << file << ":\n" << report["issues"].dump(2).substr(0, 4000);
     EXPECT_EQ(r.code, 0);
     // Skinned meshes hang on root nodes without transforms: not even a warning is left.
-    EXPECT_EQ(report["issues"]["numWarnings"], 0) << file << ":\n" << report["issues"].dump(2).substr(0, 4000);
+    EXPECT_EQ(report["issues"]["numWarnings"], 0) << file << ":\n"
+                                                  << report["issues"].dump(2).substr(0, 4000);
 }
 
 TEST(Validate, MonsterExportIsValidGltfAndPasses) {
@@ -268,14 +269,16 @@ TEST(Validate, EveryWriterConvertsOnToGltf) {
 struct Corruption {
     const char* name;
     std::function<void(test::Glb&)> edit;
-    const char* message; // what the output must name
+    const char* message;   // what the output must name
     bool uvPixels = false; // must fail on the UV checker's pixels as well
 };
 
 const Corruption kCorruptions[] = {
-    {"uv_flipped", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); },
+    {"uv_flipped",
+     [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[1] = 1.0f - uv[1]; }); },
      "B's is A's flipped (v -> 1 - v)", true},
-    {"uv_swapped", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); }); },
+    {"uv_swapped",
+     [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { std::swap(uv[0], uv[1]); }); },
      "B's is A's swapped (u <-> v)", true},
     {"uv_offset", [](test::Glb& g) { g.editAttribute<2>("TEXCOORD_0", [](float* uv) { uv[0] += 0.5f; }); },
      "B's is A's offset by half a tile in u"},
@@ -322,18 +325,20 @@ TEST_P(WriterCorruptions, EachKindFailsNamingWhatDiffers) {
     ASSERT_EQ(horde("convert monster --to " + GetParam() + " --out " + quote(main)).code, 0);
     Beside companions = classify(main);
     std::filesystem::path glb = temp.path / "converted.glb";
-    ASSERT_EQ(horde("convert " + quote(main) + companions.flags() + " --to gltf --out " + quote(glb)).code, 0);
+    ASSERT_EQ(horde("convert " + quote(main) + companions.flags() + " --to gltf --out " + quote(glb)).code,
+              0);
     std::string small = " --times 0.3 --width 240 --height 180";
     for (const Corruption& c : kCorruptions) {
         SCOPED_TRACE(c.name);
         test::Glb g = test::Glb::read(glb);
-        if (std::string(c.name) == "clip_time_scaled" && !g.doc.contains("animations")) continue; // SWTOR: no clips
+        if (std::string(c.name) == "clip_time_scaled" && !g.doc.contains("animations"))
+            continue; // SWTOR: no clips
         c.edit(g);
         std::filesystem::path broken = temp.path / (std::string(c.name) + ".glb"),
                               report = temp.path / (std::string(c.name) + "_report");
         g.write(broken);
-        Outcome r = horde("validate " + quote(main) + " " + quote(broken) + companions.flags() + small + " --report " +
-                          quote(report));
+        Outcome r = horde("validate " + quote(main) + " " + quote(broken) + companions.flags() + small +
+                          " --report " + quote(report));
         EXPECT_EQ(r.code, 4) << r.out;
         EXPECT_NE(r.out.find(c.message), std::string::npos) << "no '" << c.message << "' in:\n" << r.out;
         if (!c.uvPixels) continue;

@@ -57,8 +57,11 @@ Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& 
     s.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
     // COLOR_0 is RGB or RGBA, float or normalized integers.
     int color = attribute(p, "COLOR_0");
-    bool rgb = color >= 0 && size_t(color) < gltf.accessors.size() && gltf.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3;
-    if (Status st = optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kUvTypes, s.color, s.hasColor); !st)
+    bool rgb = color >= 0 && size_t(color) < gltf.accessors.size() &&
+               gltf.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3;
+    if (Status st =
+            optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kUvTypes, s.color, s.hasColor);
+        !st)
         return st.error();
     for (int set = 0;; ++set) {
         std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
@@ -233,8 +236,8 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
             const tinygltf::Node& node = gltf.nodes[g];
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
-                if (Status st = decodeMesh(gltf, gm, parts[i], name, placeOf(model, hordeOf[g], node.skin), node.skin,
-                                           allocator, storage, model);
+                if (Status st = decodeMesh(gltf, gm, parts[i], name, placeOf(model, hordeOf[g], node.skin),
+                                           node.skin, allocator, storage, model);
                     !st)
                     return st;
             }

@@ -45,9 +45,10 @@ Node restOf(const tinygltf::Node& n) {
 // are placed on the root of their skeleton instead.
 bool onlyHoldsSkin(const tinygltf::Model& gltf, size_t g, const std::vector<int32_t>& parent) {
     const tinygltf::Node& n = gltf.nodes[g];
-    if (n.mesh < 0 || n.skin < 0 || size_t(n.skin) >= gltf.skins.size() || gltf.skins[size_t(n.skin)].joints.empty() ||
-        parent[g] >= 0 || !n.children.empty() || !n.matrix.empty() || !n.translation.empty() || !n.rotation.empty() ||
-        !n.scale.empty() || !n.weights.empty())
+    if (n.mesh < 0 || n.skin < 0 || size_t(n.skin) >= gltf.skins.size() ||
+        gltf.skins[size_t(n.skin)].joints.empty() || parent[g] >= 0 || !n.children.empty() ||
+        !n.matrix.empty() || !n.translation.empty() || !n.rotation.empty() || !n.scale.empty() ||
+        !n.weights.empty())
         return false;
     for (const tinygltf::Skin& skin : gltf.skins)
         for (int j : skin.joints)

@@ -121,8 +121,8 @@ std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame&
         attrs["TEXCOORD_1"] = b.floats(std::vector<glm::vec2>(a.uv1.begin(), a.uv1.end()), TINYGLTF_TYPE_VEC2,
                                        kArrayBuffer, false);
     if (layout.colors)
-        attrs["COLOR_0"] = b.floats(std::vector<glm::vec4>(a.colors.begin(), a.colors.end()), TINYGLTF_TYPE_VEC4,
-                                    kArrayBuffer, false);
+        attrs["COLOR_0"] = b.floats(std::vector<glm::vec4>(a.colors.begin(), a.colors.end()),
+                                    TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
     if (mesh.skinned()) {
         // glTF forbids a joint twice in one vertex: its weights are summed into one slot (the
         // same blend), and unweighted slots name joint 0.

@@ -64,7 +64,8 @@ void writeMeshEntity(Output& out, const Model& model, const Mesh& mesh, const Co
     }
     if (layout.colors) {
         writeArrayHeader(out, kFloat32, 4, 4);
-        for (glm::vec4 c : a.colors) out.put(c);
+        for (glm::vec4 c : a.colors)
+            out.put(c);
     } else {
         writeAbsentArray(out);
     }

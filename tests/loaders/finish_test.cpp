@@ -20,7 +20,8 @@ Clip rotationClip(std::string name, Interpolation interpolation, std::vector<glm
     Channel c;
     c.path = ChannelPath::Rotation;
     c.interpolation = interpolation;
-    c.times = interpolation == Interpolation::CubicSpline ? std::vector<float>{0.0f} : std::vector<float>{0.0f, 1.0f};
+    c.times = interpolation == Interpolation::CubicSpline ? std::vector<float>{0.0f}
+                                                          : std::vector<float>{0.0f, 1.0f};
     c.values = std::move(values);
     clip.channels.push_back(std::move(c));
     return clip;
@@ -32,10 +33,12 @@ TEST(Finish, RotationsOffUnitLengthAreNormalizedOnce) {
     Model m = oneNodeModel();
     const float s = 1.0000044f;
     m.nodes[0].rotation = glm::quat(0.6f * s, 0.8f * s, 0.0f, 0.0f);
-    m.clips.push_back(rotationClip("step", Interpolation::Step, {glm::vec4(0, 0, 0, 2), glm::vec4(0, 0.6f * s, 0, 0.8f * s)}));
+    m.clips.push_back(rotationClip("step", Interpolation::Step,
+                                   {glm::vec4(0, 0, 0, 2), glm::vec4(0, 0.6f * s, 0, 0.8f * s)}));
     // Cubic: the value is normalized, its tangents are rates and stay as stored.
-    m.clips.push_back(rotationClip("cubic", Interpolation::CubicSpline,
-                                   {glm::vec4(0.5f, 0, 0, 0), glm::vec4(0, 0, 0, 3), glm::vec4(0, 0.25f, 0, 0)}));
+    m.clips.push_back(
+        rotationClip("cubic", Interpolation::CubicSpline,
+                     {glm::vec4(0.5f, 0, 0, 0), glm::vec4(0, 0, 0, 3), glm::vec4(0, 0.25f, 0, 0)}));
     // Unit within float rounding already: left bit for bit.
     glm::vec4 unit = glm::normalize(glm::vec4(0.1f, 0.2f, 0.3f, 0.9f));
     m.clips.push_back(rotationClip("unit", Interpolation::Linear, {unit, unit}));

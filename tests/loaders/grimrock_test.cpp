@@ -108,7 +108,8 @@ Bytes skinnedModel(Layout* at = nullptr) {
 }
 
 // "walk" at 10 fps, 2 frames: "bone" with two keys and "ghost", which the model lacks.
-Bytes walkAnimation(size_t* numItemsAt = nullptr, size_t* numKeysAt = nullptr, const std::string& name = "walk") {
+Bytes walkAnimation(size_t* numItemsAt = nullptr, size_t* numKeysAt = nullptr,
+                    const std::string& name = "walk") {
     Bytes b;
     b.text("ANIM").i32(1);
     str(b, name);

@@ -105,7 +105,8 @@ struct Glb {
         for (json& mesh : doc["meshes"])
             for (json& p : mesh["primitives"]) {
                 if (!p.contains("material")) continue;
-                if (!first) first = &p;
+                if (!first)
+                    first = &p;
                 else if ((*first)["material"] != p["material"]) {
                     std::swap((*first)["material"], p["material"]);
                     return true;
