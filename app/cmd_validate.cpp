@@ -191,7 +191,8 @@ Command addValidateCommand(CLI::App& app) {
         "horde validate A B: check that B (`other`) is the same creature as A (`model`, a source completed "
         "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, clips (by name, then "
         "by order), every vertex attribute both carry (UV sets, normals, "
-        "tangents, skin weights, per-triangle materials; vertices matched by order or, where counts differ, "
+        "tangents, colours, skin weights, per-triangle materials; vertices matched by order or, where counts "
+        "differ, "
         "by position), "
         "poses and renders (shaded, UV checker, normals as colours).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");

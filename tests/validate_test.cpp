@@ -137,6 +137,10 @@ TEST(Validate, BadInputExitsTwo) {
     EXPECT_EQ(horde("validate monster " + quote(good) + " --clip nosuchclip").code, 2);
     Outcome help = horde("validate --help");
     EXPECT_NE(help.out.find("4 fail"), std::string::npos) << help.out;
+    for (const char* command : {"pose", "render"}) { // --time at a clip's duration: its last key
+        Outcome time = horde(std::string(command) + " --help");
+        EXPECT_NE(time.out.find("the end is inclusive"), std::string::npos) << time.out;
+    }
 }
 
 // ---- Every registered writer: monster -> format -> glTF ----
