@@ -1,8 +1,9 @@
 #pragma once
 // Every vertex attribute both models carry, compared per vertex after matching (validate_match.h)
 // in the bind pose: UV sets (absolute difference), normals (angle), tangents (angle and
-// handedness sign), vertex colours (per channel), skin influences (sets of joint name and weight) and, per
-// triangle, the material it belongs to. Each attribute gets a max/RMS figure against its own tolerance.
+// handedness sign), vertex colours (per channel), skin influences (sets of joint name and weight)
+// and, per triangle, the material it belongs to (validate_materials.h). Each attribute gets a
+// max/RMS figure against its own tolerance.
 #include <string>
 #include <vector>
 
