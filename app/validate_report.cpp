@@ -51,6 +51,13 @@ nlohmann::json ValidateReport::json() const {
                              {"views", views},
                              {"passed", p.passed}});
     }
+    nlohmann::json matchJson = nlohmann::json::array();
+    for (const MeshMatch& m : attributes.matches)
+        matchJson.push_back({{"by_order", m.byOrder},
+                             {"vertices_a", m.bOfA.size()},
+                             {"vertices_b", m.aOfB.size()},
+                             {"unmatched_a", m.unmatchedA},
+                             {"unmatched_b", m.unmatchedB}});
     nlohmann::json attributesJson = nlohmann::json::array();
     for (const AttributeFigure& f : attributes.figures)
         attributesJson.push_back({{"name", f.name},
@@ -75,6 +82,7 @@ nlohmann::json ValidateReport::json() const {
               {"max_color_error", tolerances.color},
               {"max_weight_error", tolerances.weight}}},
             {"checks", checksJson},
+            {"vertex_match", matchJson},
             {"attributes", attributesJson},
             {"poses", posesJson}};
 }

@@ -299,6 +299,12 @@ TEST_F(Corruptions, SplitSeamsMatchByPosition) {
         const json* match = v.check("vertex match");
         ASSERT_TRUE(match);
         EXPECT_EQ((*match)["passed"], true) << match->dump(); // every vertex finds its partner
+        const json& counts = v.report["vertex_match"][0];
+        EXPECT_EQ(counts["by_order"], false);
+        EXPECT_EQ(counts["vertices_a"], 7908);
+        EXPECT_EQ(counts["vertices_b"], 15744 * 3);
+        EXPECT_EQ(counts["unmatched_a"], 0);
+        EXPECT_EQ(counts["unmatched_b"], 0);
         if (!flip) {
             EXPECT_EQ(v.outcome.code, 0) << v.outcome.out;
             EXPECT_EQ(v.check("materials")->at("passed"), true);
