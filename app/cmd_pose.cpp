@@ -95,7 +95,9 @@ Command addPoseCommand(CLI::App& app) {
     args->input.addOptions(*cmd);
     args->device.addOptions(*cmd);
     cmd->add_option("--clip", args->clip, "clip to sample (default: bind pose, or the first --anim clip)");
-    cmd->add_option("--time", args->time, "seconds into the clip (loops past its end)");
+    cmd->add_option("--time", args->time,
+                    "seconds into the clip; the end is inclusive (its duration gives the last key) and a "
+                    "loop wraps only past it");
     cmd->add_flag("--cpu", args->cpu, "use the double-precision CPU reference instead of the GPU passes");
     cmd->add_option("--out", args->out, "JSON file to write")->required();
     return {cmd, [args] { return args->cpu ? runCpu(*args) : runGpu(*args); }};

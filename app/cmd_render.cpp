@@ -70,7 +70,9 @@ Command addRenderCommand(CLI::App& app) {
     args->input.addOptions(*cmd);
     args->device.addOptions(*cmd);
     cmd->add_option("--clip", args->clip, "clip to pose (default: bind pose, or the first --anim clip)");
-    cmd->add_option("--time", args->time, "seconds into the clip (loops past its end)");
+    cmd->add_option("--time", args->time,
+                    "seconds into the clip; the end is inclusive (its duration gives the last key) and a "
+                    "loop wraps only past it");
     cmd->add_option("--out", args->out, "PNG to write")->required();
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));

@@ -11,12 +11,20 @@
 #include "gpu_session.h"
 #include "render/headless.h"
 #include "render/view.h"
+#include "validate_clips.h"
+#include "validate_raster.h"
 #include "validate_report.h"
 
 namespace horde {
 
 namespace {
 constexpr int kExitMismatch = 4;
+
+std::string percent(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g%%", v);
+    return buffer;
+}
 
 struct ValidateArgs {
     ModelInput a;
@@ -25,33 +33,21 @@ struct ValidateArgs {
     std::string clip, report;
     std::vector<double> times;
     double maxPositionError = 1e-4, maxDifferingPixels = 0.5;
+    AttributeTolerances tolerances;
     int pixelTolerance = 24;
     uint32_t width = 640, height = 480;
 };
 
-// The bind pose, then each clip of A (or the one asked for) at the given times or at fixed
-// fractions of its duration, one of them between the monster's keys.
+// The bind pose, then each clip of A (or the one asked for) matched in B, at the given times or
+// at fixed fractions of its duration, one of them between the monster's keys.
 Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const ValidateArgs& args,
                                     std::vector<Check>& checks) {
     std::vector<PoseSpec> out{{"bind pose", -1, -1, 0.0}};
-    std::vector<int> clips;
-    if (!args.clip.empty()) {
-        int c = findClip(a, args.clip);
-        if (c < 0) return Error{args.a.model + " has no clip named '" + args.clip + "'"};
-        clips.push_back(c);
-    } else {
-        for (size_t c = 0; c < a.clips.size(); ++c)
-            clips.push_back(int(c));
-    }
-    Check clipCheck{"clips", true, std::to_string(clips.size()) + " clips found in both"};
-    for (int c : clips) {
+    if (!args.clip.empty() && findClip(a, args.clip) < 0)
+        return Error{args.a.model + " has no clip named '" + args.clip + "'"};
+    ClipMatch clips = matchClips(a, b, args.clip, args.b);
+    for (auto [c, other] : clips.pairs) {
         const Clip& clip = a.clips[c];
-        int other = findClip(b, clip.name);
-        if (other < 0) {
-            clipCheck.passed = false;
-            clipCheck.detail = "clip '" + clip.name + "' missing from " + args.b;
-            continue;
-        }
         std::vector<double> times = args.times;
         if (times.empty())
             for (double f : {0.0, 0.25, 0.37, 0.5, 0.75})
@@ -62,7 +58,7 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
             out.push_back({label, c, other, t});
         }
     }
-    checks.push_back(clipCheck);
+    checks.push_back(clips.check);
     return out;
 }
 
@@ -90,14 +86,20 @@ struct Renderer {
 void print(const ValidateReport& r) {
     for (const Check& c : r.checks)
         std::printf("%-14s %s  %s\n", c.name.c_str(), c.passed ? "pass" : "FAIL", c.detail.c_str());
+    for (const AttributeFigure& f : r.attributes.figures)
+        std::printf("%-14s %s  max %.3g rms %.3g%s%s (tolerance %.3g) over %zu vertex pairs%s%s\n",
+                    f.name.c_str(), f.passed ? "pass" : "FAIL", f.max, f.rms, f.unit.empty() ? "" : " ",
+                    f.unit.c_str(), f.tolerance, f.pairs, f.detail.empty() ? "" : "; ", f.detail.c_str());
     for (const PoseResult& p : r.poses) {
+        std::string pixels = "pixels " + percent(p.diff.differingPercent);
+        for (const ViewResult& v : p.views)
+            pixels += std::string(", ") + viewName(v.view) + " " + percent(v.diff.differingPercent);
         if (p.error.comparable)
-            std::printf("%-24s %s  position max %.3g rms %.3g  pixels %.3g%%\n", p.pose.label.c_str(),
-                        p.passed ? "pass" : "FAIL", p.error.maxRelative, p.error.rmsRelative,
-                        p.diff.differingPercent);
+            std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(),
+                        p.passed ? "pass" : "FAIL", p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
         else
-            std::printf("%-24s %s  positions not comparable  pixels %.3g%%\n", p.pose.label.c_str(),
-                        p.passed ? "pass" : "FAIL", p.diff.differingPercent);
+            std::printf("%-24s %s  positions not comparable  %s\n", p.pose.label.c_str(),
+                        p.passed ? "pass" : "FAIL", pixels.c_str());
     }
     std::printf("%s\n", r.passed ? "PASS" : "FAIL");
 }
@@ -126,20 +128,24 @@ int run(ValidateArgs& args) {
     report.maxPositionError = args.maxPositionError;
     report.maxDifferingPixels = args.maxDifferingPixels;
     report.pixelTolerance = args.pixelTolerance;
+    report.tolerances = args.tolerances;
     report.checks = compareStructure(a, b);
+    double radius = metresRadius(a);
+    report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
+    report.checks.push_back(report.attributes.matching);
+    report.checks.push_back(report.attributes.materials);
     Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
     if (!specs) {
         std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());
         loadedB.reset();
         return session.finish(kExitBadInput);
     }
-    double radius = metresRadius(a);
     float aspect = float(args.width) / float(args.height);
     Renderer renderer{*session.device, args.width, args.height};
     for (const PoseSpec& spec : *specs) {
         PoseResult r;
         r.pose = spec;
-        r.error = comparePose(a, b, spec, radius);
+        r.error = comparePose(a, b, spec, radius, report.attributes.matches);
         Bounds world = metresBounds(a, spec, true);
         OrbitCamera camera = frameBounds(world, aspect);
         glm::mat4 viewProjection = camera.viewProjection(aspect, world.radius());
@@ -148,9 +154,20 @@ int run(ValidateArgs& args) {
         r.diff = diffImages(r.renderA, r.renderB, args.pixelTolerance);
         r.passed = r.error.comparable && r.error.maxRelative <= args.maxPositionError &&
                    std::isfinite(r.error.rmsRelative) && r.diff.differingPercent <= args.maxDifferingPixels;
+        std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
+                               posedB = metresPose(b, spec.clipB, spec.time);
+        for (AttributeView view : {AttributeView::UvChecker, AttributeView::Normals}) {
+            ViewResult v{view,
+                         rasterize(a, posedA, viewProjection, args.width, args.height, view),
+                         rasterize(b, posedB, viewProjection, args.width, args.height, view),
+                         {}};
+            v.diff = diffImages(v.renderA, v.renderB, args.pixelTolerance);
+            r.passed = r.passed && v.diff.differingPercent <= args.maxDifferingPixels;
+            r.views.push_back(std::move(v));
+        }
         report.poses.push_back(std::move(r));
     }
-    report.passed = true;
+    report.passed = report.attributes.passed();
     for (const Check& c : report.checks)
         report.passed = report.passed && c.passed;
     for (const PoseResult& p : report.poses)
@@ -172,7 +189,12 @@ Command addValidateCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "validate",
         "horde validate A B: check that B (`other`) is the same creature as A (`model`, a source completed "
-        "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, poses and renders.\n"
+        "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, clips (by name, then "
+        "by order), every vertex attribute both carry (UV sets, normals, "
+        "tangents, colours, skin weights, per-triangle materials; vertices matched by order or, where counts "
+        "differ, "
+        "by position), "
+        "poses and renders (shaded, UV checker, normals as colours).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
     args->a.addOptions(*cmd); // A with its --skeleton / --anim files
@@ -180,14 +202,26 @@ Command addValidateCommand(CLI::App& app) {
         ->required();
     args->device.addOptions(*cmd);
     cmd->add_option("--clip", args->clip, "compare only this clip (default: every clip of A)");
-    cmd->add_option("--times", args->times,
-                    "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration)")
+    cmd->add_option(
+           "--times", args->times,
+           "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration); the end "
+           "is inclusive (a clip's duration gives its last key), a loop wraps only past it")
         ->delimiter(',');
     cmd->add_option("--report", args->report, "folder to write index.html, report.json and the renders into");
     cmd->add_option("--max-position-error", args->maxPositionError,
                     "largest vertex distance allowed, as a fraction of A's bounding radius (default 1e-4)");
     cmd->add_option("--max-differing-pixels", args->maxDifferingPixels,
                     "largest share of differing pixels allowed, percent (default 0.5)");
+    cmd->add_option("--max-uv-error", args->tolerances.uv,
+                    "largest difference of a texture coordinate, per UV set, in UV units (default 1e-3)");
+    cmd->add_option("--max-normal-angle", args->tolerances.normalDegrees,
+                    "largest angle between normals, degrees (default 1)");
+    cmd->add_option("--max-tangent-angle", args->tolerances.tangentDegrees,
+                    "largest angle between tangents, degrees (default 1); handedness signs must agree");
+    cmd->add_option("--max-color-error", args->tolerances.color,
+                    "largest difference of a vertex colour channel, 0-1 (default 4e-3)");
+    cmd->add_option("--max-weight-error", args->tolerances.weight,
+                    "largest difference of one joint's skin weight (default 5e-3)");
     cmd->add_option("--pixel-tolerance", args->pixelTolerance,
                     "a pixel differs when a channel differs by more than this (0-255, default 24)")
         ->check(CLI::Range(0, 255));

@@ -77,24 +77,21 @@ Check vertices(const Model& a, const Model& b) {
     if (a.meshes.size() != b.meshes.size())
         f.add(std::to_string(a.meshes.size()) + " meshes vs " + std::to_string(b.meshes.size()));
     uint64_t total = 0;
+    std::string differ;
     for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
         total += a.meshes[m].vertexCount();
         if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount())
-            f.add("mesh " + std::to_string(m) + " '" + a.meshes[m].name +
-                  "': " + std::to_string(a.meshes[m].vertexCount()) + " vertices vs " +
-                  std::to_string(b.meshes[m].vertexCount()));
+            differ += "; mesh '" + a.meshes[m].name + "': " + std::to_string(a.meshes[m].vertexCount()) +
+                      " vs " + std::to_string(b.meshes[m].vertexCount()) + " (seams split or welded)";
     }
-    return f.check("vertex counts",
-                   std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes");
+    return f.check("vertex counts", std::to_string(total) + " vertices in " +
+                                        std::to_string(a.meshes.size()) + " meshes" + differ);
 }
 
 std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
-    glm::dmat4 frame = metresFrame(model.axes);
     std::vector<glm::dvec3> out;
-    for (const PosedMesh& mesh :
-         poseModel(model, Playback{first ? pose.clipA : pose.clipB, 0.0, 1.0, true}, pose.time))
-        for (glm::dvec3 p : mesh.positions)
-            out.push_back(glm::dvec3(frame * glm::dvec4(p, 1.0)));
+    for (const PosedMesh& mesh : metresPose(model, first ? pose.clipA : pose.clipB, pose.time))
+        out.insert(out.end(), mesh.positions.begin(), mesh.positions.end());
     return out;
 }
 } // namespace
@@ -105,6 +102,19 @@ std::vector<Check> compareStructure(const Model& a, const Model& b) {
 
 glm::dmat4 metresFrame(const Axes& axes) {
     return glm::scale(glm::dmat4(1.0), glm::dvec3(axes.metresPerUnit)) * glm::dmat4(axesToWorld(axes));
+}
+
+std::vector<PosedMesh> metresPose(const Model& model, int clip, double time) {
+    glm::dmat4 frame = metresFrame(model.axes);
+    glm::dmat3 turn = glm::dmat3(axesToWorld(model.axes));
+    std::vector<PosedMesh> meshes = poseModel(model, Playback{clip, 0.0, 1.0, true}, time);
+    for (PosedMesh& mesh : meshes) {
+        for (glm::dvec3& p : mesh.positions)
+            p = glm::dvec3(frame * glm::dvec4(p, 1.0));
+        for (glm::dvec3& n : mesh.normals)
+            n = turn * n;
+    }
+    return meshes;
 }
 
 double metresRadius(const Model& model) {
@@ -120,23 +130,26 @@ Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first) {
     return b.min.x <= b.max.x ? b : Bounds{};
 }
 
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius) {
+PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+                      const std::vector<MeshMatch>& matches) {
     PoseError e;
-    if (a.meshes.size() != b.meshes.size()) return e;
-    for (size_t m = 0; m < a.meshes.size(); ++m)
-        if (a.meshes[m].vertexCount() != b.meshes[m].vertexCount()) return e;
-    std::vector<glm::dvec3> pa = metresPositions(a, pose, true), pb = metresPositions(b, pose, false);
+    if (a.meshes.size() != b.meshes.size() || matches.size() != a.meshes.size()) return e;
+    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time),
+                           pb = metresPose(b, pose.clipB, pose.time);
     e.comparable = true;
     double sum = 0.0;
-    for (size_t v = 0; v < pa.size(); ++v) {
-        double d = glm::length(pa[v] - pb[v]);
-        if (!std::isfinite(d)) d = HUGE_VAL; // a NaN vertex is as wrong as can be
-        e.maxRelative = std::max(e.maxRelative, d);
-        sum += d * d;
-    }
+    size_t pairs = 0;
+    for (size_t m = 0; m < matches.size(); ++m)
+        for (auto [i, j] : vertexPairs(matches[m])) {
+            double d = glm::length(pa[m].positions[i] - pb[m].positions[j]);
+            if (!std::isfinite(d)) d = HUGE_VAL; // a NaN vertex is as wrong as can be
+            e.maxRelative = std::max(e.maxRelative, d);
+            sum += d * d;
+            ++pairs;
+        }
     double scale = radius > 0.0 ? radius : 1.0;
     e.maxRelative /= scale;
-    e.rmsRelative = pa.empty() ? 0.0 : std::sqrt(sum / double(pa.size())) / scale;
+    e.rmsRelative = pairs ? std::sqrt(sum / double(pairs)) / scale : 0.0;
     return e;
 }
 

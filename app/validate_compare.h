@@ -6,7 +6,9 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/reference.h"
 #include "asset/model.h"
+#include "validate_match.h"
 
 namespace horde {
 
@@ -16,7 +18,8 @@ struct Check {
     std::string detail;
 };
 
-// Node names and parents, skin joint names, mesh and vertex counts.
+// Node names and parents, skin joint names, mesh counts (and vertex counts, which may differ
+// where seams are split or welded: validate_match.h pairs the vertices).
 std::vector<Check> compareStructure(const Model& a, const Model& b);
 
 // One pose both models are evaluated at: a clip of each (-1: bind pose) and a time.
@@ -27,17 +30,21 @@ struct PoseSpec {
 };
 
 struct PoseError {
-    bool comparable = false;                     // vertex counts agree mesh by mesh
+    bool comparable = false;                     // mesh counts agree
     double maxRelative = 0.0, rmsRelative = 0.0; // of the distance, over the bounding radius
 };
 
 // A model's own axes and units -> right-handed, Y-up metres.
 glm::dmat4 metresFrame(const Axes& axes);
+// Every mesh posed by the CPU reference (clip -1: bind pose), positions and normals in metres.
+std::vector<PosedMesh> metresPose(const Model& model, int clip, double time);
 // Radius of the model's bind pose in metres.
 double metresRadius(const Model& model);
 // Posed bounds in metres (the validate camera frames the source's).
 Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first);
 
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius);
+// Over the matched vertex pairs of each mesh.
+PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+                      const std::vector<MeshMatch>& matches);
 
 } // namespace horde

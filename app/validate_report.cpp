@@ -38,22 +38,52 @@ nlohmann::json ValidateReport::json() const {
     nlohmann::json checksJson = nlohmann::json::array(), posesJson = nlohmann::json::array();
     for (const Check& c : checks)
         checksJson.push_back({{"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
-    for (const PoseResult& p : poses)
+    for (const PoseResult& p : poses) {
+        nlohmann::json views = nlohmann::json::object();
+        for (const ViewResult& v : p.views)
+            views[viewName(v.view)] = {{"differing_pixels_percent", v.diff.differingPercent}};
         posesJson.push_back({{"label", p.pose.label},
                              {"time", p.pose.time},
                              {"comparable", p.error.comparable},
                              {"max_position_error", p.error.maxRelative},
                              {"rms_position_error", p.error.rmsRelative},
                              {"differing_pixels_percent", p.diff.differingPercent},
+                             {"views", views},
                              {"passed", p.passed}});
+    }
+    nlohmann::json matchJson = nlohmann::json::array();
+    for (const MeshMatch& m : attributes.matches)
+        matchJson.push_back({{"by_order", m.byOrder},
+                             {"vertices_a", m.bOfA.size()},
+                             {"vertices_b", m.aOfB.size()},
+                             {"unmatched_a", m.unmatchedA},
+                             {"unmatched_b", m.unmatchedB}});
+    nlohmann::json attributesJson = nlohmann::json::array();
+    for (const AttributeFigure& f : attributes.figures)
+        attributesJson.push_back({{"name", f.name},
+                                  {"passed", f.passed},
+                                  {"max", f.max},
+                                  {"rms", f.rms},
+                                  {"tolerance", f.tolerance},
+                                  {"unit", f.unit},
+                                  {"pairs", f.pairs},
+                                  {"over", f.over},
+                                  {"detail", f.detail}});
     return {{"a", a},
             {"b", b},
             {"passed", passed},
             {"thresholds",
              {{"max_position_error", maxPositionError},
               {"max_differing_pixels", maxDifferingPixels},
-              {"pixel_tolerance", pixelTolerance}}},
+              {"pixel_tolerance", pixelTolerance},
+              {"max_uv_error", tolerances.uv},
+              {"max_normal_angle", tolerances.normalDegrees},
+              {"max_tangent_angle", tolerances.tangentDegrees},
+              {"max_color_error", tolerances.color},
+              {"max_weight_error", tolerances.weight}}},
             {"checks", checksJson},
+            {"vertex_match", matchJson},
+            {"attributes", attributesJson},
             {"poses", posesJson}};
 }
 
@@ -105,19 +135,39 @@ std::string html(const ValidateReport& r) {
     for (const Check& c : r.checks)
         h += "<tr><td>" + escape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + escape(c.detail) +
              "</td></tr>\n";
-    h += "</table>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS position "
-         "error</th><th>differing pixels</th></tr>\n";
-    for (const PoseResult& p : r.poses)
+    h += "</table>\n<h2>Attributes (bind pose, per matched vertex "
+         "pair)</h2>\n<table><tr><th>attribute</th><th></th>"
+         "<th>max</th><th>RMS</th><th>tolerance</th><th>pairs</th><th>detail</th></tr>\n";
+    for (const AttributeFigure& f : r.attributes.figures)
+        h += "<tr><td>" + escape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) +
+             " " + escape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) +
+             "</td><td>" + std::to_string(f.pairs) + "</td><td>" + escape(f.detail) + "</td></tr>\n";
+    h += "</table>\n<h2>Poses</h2>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS "
+         "position "
+         "error</th><th>differing pixels: shaded</th><th>UV checker</th><th>normals</th></tr>\n";
+    for (const PoseResult& p : r.poses) {
         h += "<tr><td>" + escape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
              (p.error.comparable ? number(p.error.maxRelative) : "not comparable") + "</td><td>" +
              (p.error.comparable ? number(p.error.rmsRelative) : "") + "</td><td>" +
-             number(p.diff.differingPercent) + "%</td></tr>\n";
-    h += "</table>\n";
+             number(p.diff.differingPercent) + "%</td>";
+        for (const ViewResult& v : p.views)
+            h += "<td>" + number(v.diff.differingPercent) + "%</td>";
+        h += "</tr>\n";
+    }
+    h += "</table>\n<p>Each pose: A, B and their difference (red: differing pixels), shaded by the GPU "
+         "renderer, then drawn on the CPU with uv0 as a checker (red grows with u, green with v, the tile at "
+         "the origin magenta) and with normals as colours.</p>\n";
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
         h += "<h2>" + escape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
-             "</h2>\n<p>A, B, difference (red: differing pixels)</p>\n" + "<img src=a_" + n +
-             ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n + ".png alt=difference>\n";
+             "</h2>\n<img src=a_" + n + ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n +
+             ".png alt=difference>\n";
+        for (const ViewResult& v : r.poses[i].views) {
+            std::string prefix = std::string(viewName(v.view)) + "_";
+            h += "<br><img src=" + prefix + "a_" + n + ".png alt='A " + viewName(v.view) +
+                 "'> <img src=" + prefix + "b_" + n + ".png alt='B " + viewName(v.view) +
+                 "'> <img src=" + prefix + "diff_" + n + ".png alt='" + viewName(v.view) + " difference'>\n";
+        }
     }
     return h;
 }
@@ -137,6 +187,12 @@ Status writeReport(const ValidateReport& r, const std::filesystem::path& dir) {
         for (auto [name, image] : {std::pair{"a_", &r.poses[i].renderA}, std::pair{"b_", &r.poses[i].renderB},
                                    std::pair{"diff_", &r.poses[i].diff.image}})
             if (Status st = writeImage(dir / (name + n + ".png"), *image); !st) return st;
+        for (const ViewResult& v : r.poses[i].views) {
+            std::string prefix = std::string(viewName(v.view)) + "_";
+            for (auto [name, image] : {std::pair{"a_", &v.renderA}, std::pair{"b_", &v.renderB},
+                                       std::pair{"diff_", &v.diff.image}})
+                if (Status st = writeImage(dir / (prefix + name + n + ".png"), *image); !st) return st;
+        }
     }
     std::ofstream page(dir / "index.html");
     page << html(r);

@@ -9,7 +9,9 @@
 
 #include "core/result.h"
 #include "render/headless.h"
+#include "validate_attributes.h"
 #include "validate_compare.h"
+#include "validate_raster.h"
 
 namespace horde {
 
@@ -21,18 +23,28 @@ struct ImageDiff {
 // A pixel differs when any channel differs by more than `tolerance` (0..255).
 ImageDiff diffImages(const Image8& a, const Image8& b, int tolerance);
 
+// One attribute view (validate_raster.h) of a pose, both models and their difference.
+struct ViewResult {
+    AttributeView view;
+    Image8 renderA, renderB;
+    ImageDiff diff;
+};
+
 struct PoseResult {
     PoseSpec pose;
     PoseError error;
-    Image8 renderA, renderB;
+    Image8 renderA, renderB; // shaded, by the GPU renderer
     ImageDiff diff;
+    std::vector<ViewResult> views;
     bool passed = false;
 };
 
 struct ValidateReport {
     std::string a, b;
     std::vector<Check> checks;
+    AttributeReport attributes;
     std::vector<PoseResult> poses;
+    AttributeTolerances tolerances;
     double maxPositionError = 0.0, maxDifferingPixels = 0.0;
     int pixelTolerance = 0;
     bool passed = false;

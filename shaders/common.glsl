@@ -29,14 +29,15 @@ layout(buffer_reference, scalar) buffer DrawInfos { DrawInfo v[]; };
 
 bool isNull(uvec2 a) { return a.x == 0u && a.y == 0u; }
 
-// An instance's clip time: phase + speed x time, wrapped or clamped. Mirrors clipTime() in
+// An instance's clip time: phase + speed x time, wrapped past the end (inclusive) or clamped. Mirrors clipTime() in
 // engine/anim/reference.cpp.
 float clipTime(ClipRecord clip, InstanceRecord inst, float time) {
     float t = inst.phase + inst.speed * time;
     float d = clip.duration;
     if (d <= 0.0) return 0.0;
-    if (inst.loop != 0u) return t - d * floor(t / d);
-    return clamp(t, 0.0, d);
+    if (inst.loop == 0u || (t >= 0.0 && t <= d)) return clamp(t, 0.0, d);
+    float wrapped = t - d * floor(t / d);
+    return wrapped == 0.0 && t > 0.0 ? d : wrapped;
 }
 
 // A model-space point of an instance in the world: turned about Y by its yaw, then placed.

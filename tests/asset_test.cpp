@@ -92,7 +92,8 @@ TEST(Normals, FaceNormalsAreAreaWeightedWithAFallback) {
 TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {
     MeshLayout layout{3, 6, true, 2, true, true};
     StreamOffsets o = streamOffsets(layout);
-    for (size_t offset : {o.positions, o.normals, o.tangents, o.uv0, o.uv1, o.joints, o.weights, o.indices})
+    for (size_t offset :
+         {o.positions, o.normals, o.tangents, o.uv0, o.uv1, o.colors, o.joints, o.weights, o.indices})
         EXPECT_EQ(offset % 16, 0u);
     EXPECT_EQ(o.positions, 0u);
     EXPECT_EQ(o.normals, 48u);     // 36 bytes of positions, rounded to 16
@@ -108,6 +109,16 @@ TEST(MeshStorage, StreamsAreAlignedAndDisjoint) {
     EXPECT_EQ(storage->arrays.indices16.size(), 6u);
     EXPECT_TRUE(storage->arrays.indices32.empty());
     EXPECT_EQ(storage->bytes.size(), 304u);
+    EXPECT_TRUE(storage->arrays.colors.empty());
+    // Colours sit after the UV sets: 48 bytes of RGBA floats move everything behind them.
+    layout.colors = true;
+    StreamOffsets c = streamOffsets(layout);
+    EXPECT_EQ(c.colors, 208u);
+    EXPECT_EQ(c.joints, 256u);
+    EXPECT_EQ(c.weights, 288u);
+    EXPECT_EQ(c.indices, 336u);
+    EXPECT_EQ(c.total, 352u);
+    EXPECT_EQ(heap.allocate(layout, "c")->arrays.colors.size(), 3u);
 }
 
 namespace {

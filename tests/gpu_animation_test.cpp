@@ -77,11 +77,14 @@ class GpuAnimationTest : public test::VulkanTest {
             r.placement = glm::vec4(float(i), 0, 0, 0);
             r.tint = glm::vec4(1);
         }
-        // Exact clip boundaries: the start, the end, and a loop past the end.
-        if (count >= 3 && !model.clips.empty()) {
+        // Exact clip boundaries: the start, the end, a loop past the end, and a loop at exactly its
+        // end and twice its end (inclusive: the last key, not the first).
+        if (count >= 5 && !model.clips.empty()) {
             out[0] = {0, 0.0f, 1.0f, 1, glm::vec4(0), glm::vec4(1)};
             out[1] = {0, model.clips[0].duration, 0.0f, 0, glm::vec4(0), glm::vec4(1)};
             out[2] = {0, model.clips[0].duration * 3.25f, 1.0f, 1, glm::vec4(0), glm::vec4(1)};
+            out[3] = {0, model.clips[0].duration, 0.0f, 1, glm::vec4(0), glm::vec4(1)};
+            out[4] = {0, model.clips[0].duration * 2.0f, 0.0f, 1, glm::vec4(0), glm::vec4(1)};
         }
         return out;
     }

@@ -31,6 +31,20 @@ TEST(ClipTime, LoopsAndClamps) {
     EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, false}, -3.0), 0.0);
 }
 
+// `--time` equal to the duration shows the last key: the end is inclusive and a loop wraps only
+// past it; every later exact end shows the last key too, the start stays the start.
+TEST(ClipTime, TheEndIsInclusive) {
+    Clip c = clipOf(2.0f);
+    EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 2.0), 2.0);
+    EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 4.0), 2.0);
+    EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 2.5), 0.5);
+    EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, 0.0), 0.0);
+    EXPECT_DOUBLE_EQ(clipTime(c, Playback{0, 0.0, 1.0, true}, -2.0), 0.0);
+    Channel ch = make(ChannelPath::Translation, Interpolation::Linear, {0.0f, 2.0f},
+                      {glm::vec4(0), glm::vec4(8, 0, 0, 0)});
+    expectNear(sampleChannel(c, ch, clipTime(c, Playback{0, 0.0, 1.0, true}, 2.0)), {8, 0, 0, 0});
+}
+
 TEST(SampleChannel, LinearBetweenKeysAndHeldOutside) {
     Clip c = clipOf(2.0f);
     Channel ch = make(ChannelPath::Translation, Interpolation::Linear, {0.5f, 1.5f}, {glm::vec4(0), glm::vec4(2, 4, 6, 0)});

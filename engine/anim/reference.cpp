@@ -23,8 +23,10 @@ double clipTime(const Clip& clip, const Playback& playback, double time) {
     double t = playback.phase + playback.speed * time;
     double d = clip.duration;
     if (d <= 0.0) return 0.0;
-    if (playback.loop) return t - d * std::floor(t / d);
-    return std::clamp(t, 0.0, d);
+    if (!playback.loop || (t >= 0.0 && t <= d)) return std::clamp(t, 0.0, d);
+    // The end is inclusive: a loop wraps only past it, and every later end shows the last key.
+    double wrapped = t - d * std::floor(t / d);
+    return wrapped == 0.0 && t > 0.0 ? d : wrapped;
 }
 
 namespace {

@@ -26,6 +26,7 @@ StreamOffsets streamOffsets(const MeshLayout& layout) {
     o.tangents = place(cursor, layout.tangents ? n * sizeof(glm::vec4) : 0);
     o.uv0 = place(cursor, layout.uvSets > 0 ? n * sizeof(glm::vec2) : 0);
     o.uv1 = place(cursor, layout.uvSets > 1 ? n * sizeof(glm::vec2) : 0);
+    o.colors = place(cursor, layout.colors ? n * sizeof(glm::vec4) : 0);
     o.joints = place(cursor, layout.skinned ? n * sizeof(glm::u16vec4) : 0);
     o.weights = place(cursor, layout.skinned ? n * sizeof(glm::vec4) : 0);
     o.indices = place(cursor, size_t(layout.indexCount) * (layout.index16 ? 2 : 4));
@@ -41,6 +42,7 @@ MeshArrays arraysAt(std::byte* base, const MeshLayout& layout, const StreamOffse
     a.tangents = spanAt<glm::vec4>(base, o.tangents, layout.tangents ? n : 0);
     a.uv0 = spanAt<glm::vec2>(base, o.uv0, layout.uvSets > 0 ? n : 0);
     a.uv1 = spanAt<glm::vec2>(base, o.uv1, layout.uvSets > 1 ? n : 0);
+    a.colors = spanAt<glm::vec4>(base, o.colors, layout.colors ? n : 0);
     a.joints = spanAt<glm::u16vec4>(base, o.joints, layout.skinned ? n : 0);
     a.weights = spanAt<glm::vec4>(base, o.weights, layout.skinned ? n : 0);
     if (layout.index16) a.indices16 = spanAt<uint16_t>(base, o.indices, layout.indexCount);

@@ -19,6 +19,7 @@ struct MeshLayout {
     uint32_t uvSets = 1;      // 0, 1 or 2
     bool skinned = false;     // joints and weights streams present
     bool index16 = false;     // 16-bit indices instead of 32-bit
+    bool colors = false;      // an RGBA colour per vertex (glTF COLOR_0, Grimrock's colour array)
 };
 
 struct MeshArrays {
@@ -27,6 +28,7 @@ struct MeshArrays {
     std::span<glm::vec4> tangents;  // xyz + handedness sign; empty without tangents
     std::span<glm::vec2> uv0;
     std::span<glm::vec2> uv1;
+    std::span<glm::vec4> colors;    // linear RGBA in 0..1; empty without colours
     std::span<glm::u16vec4> joints; // indices into the mesh's skin joints
     std::span<glm::vec4> weights;   // sum to 1 (see influences.h)
     std::span<uint16_t> indices16;
@@ -41,7 +43,7 @@ struct MeshArrays {
 
 // Byte offsets of each stream from the start of the storage, for GPU addressing.
 struct StreamOffsets {
-    size_t positions = 0, normals = 0, tangents = 0, uv0 = 0, uv1 = 0, joints = 0, weights = 0,
+    size_t positions = 0, normals = 0, tangents = 0, uv0 = 0, uv1 = 0, colors = 0, joints = 0, weights = 0,
            indices = 0, total = 0;
 };
 

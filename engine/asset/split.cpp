@@ -62,6 +62,7 @@ Mesh buildPart(const Mesh& mesh, const PartPlan& plan, size_t k, MeshAllocator& 
     gather<glm::vec4>(to.tangents, from.tangents, plan.used);
     gather<glm::vec2>(to.uv0, from.uv0, plan.used);
     gather<glm::vec2>(to.uv1, from.uv1, plan.used);
+    gather<glm::vec4>(to.colors, from.colors, plan.used);
     gather<glm::u16vec4>(to.joints, from.joints, plan.used);
     gather<glm::vec4>(to.weights, from.weights, plan.used);
     part.bounds = {glm::vec3(std::numeric_limits<float>::max()), glm::vec3(std::numeric_limits<float>::lowest())};

@@ -63,7 +63,7 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
     for (size_t a = 0; a < gltf.animations.size(); ++a) {
         const tinygltf::Animation& anim = gltf.animations[a];
         Clip clip;
-        clip.name = anim.name.empty() ? "animation" + std::to_string(a) : anim.name;
+        clip.name = anim.name; // unnamed: the file's stem (finishModel)
         std::string where = "animation " + std::to_string(a) + " '" + clip.name + "'";
         for (size_t i = 0; i < anim.channels.size(); ++i) {
             const tinygltf::AnimationChannel& ch = anim.channels[i];

@@ -3,6 +3,8 @@
 // vertex streams decoded from checked accessors straight into the allocator.
 #include "gltf/gltf.h"
 
+#include <algorithm>
+
 #include "asset/influences.h"
 #include "asset/normals.h"
 
@@ -21,9 +23,9 @@ int attribute(const tinygltf::Primitive& p, const std::string& name) {
 
 // The vertex streams of one horde mesh: the attributes its primitives share.
 struct Streams {
-    AccessorView position, normal, tangent, uv0, uv1;
+    AccessorView position, normal, tangent, uv0, uv1, color;
     std::vector<std::pair<AccessorView, AccessorView>> influences; // JOINTS_n, WEIGHTS_n
-    bool hasNormal = false, hasTangent = false;
+    bool hasNormal = false, hasTangent = false, hasColor = false;
     uint32_t uvSets = 0;
 };
 
@@ -53,6 +55,14 @@ Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& 
                       optional("TEXCOORD_1", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv1, uv1)})
         if (!st) return st.error();
     s.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
+    // COLOR_0 is RGB or RGBA, float or normalized integers.
+    int color = attribute(p, "COLOR_0");
+    bool rgb = color >= 0 && size_t(color) < gltf.accessors.size() &&
+               gltf.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3;
+    if (Status st =
+            optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kUvTypes, s.color, s.hasColor);
+        !st)
+        return st.error();
     for (int set = 0;; ++set) {
         std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
         if (attribute(p, j) < 0 || attribute(p, w) < 0) break;
@@ -139,6 +149,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     layout.uvSets = s->uvSets;
     layout.skinned = skin >= 0;
     layout.index16 = vertices <= 65536;
+    layout.colors = s->hasColor;
     const uint64_t bytes = streamOffsets(layout).total;
     if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
     Mesh mesh;
@@ -153,6 +164,7 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
         if (s->hasTangent) a.tangents[v] = s->tangent.vec4(v);
         if (s->uvSets >= 1) a.uv0[v] = glm::vec2(s->uv0.vec4(v));
         if (s->uvSets >= 2) a.uv1[v] = glm::vec2(s->uv1.vec4(v));
+        if (s->hasColor) a.colors[v] = s->color.vec4(v, 1.0f);
         if (!layout.skinned) continue;
         Influence influences[16];
         size_t n = 0;
@@ -177,14 +189,26 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     return Ok{};
 }
 
+// The node a mesh hangs on: its glTF node, or for a node left out of the hierarchy (it only
+// holds skinned meshes) the root of its skeleton.
+uint32_t placeOf(const Model& model, int32_t node, int skin) {
+    if (node >= 0) return uint32_t(node);
+    int32_t n = int32_t(model.skins[size_t(skin)].joints[0]);
+    while (model.nodes[size_t(n)].parent >= 0)
+        n = model.nodes[size_t(n)].parent;
+    return uint32_t(n);
+}
 } // namespace
 
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
                     MeshAllocator& allocator, Budget& storage, Model& model) {
     std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
-    std::vector<size_t> gltfOf(hordeOf.size());
+    std::vector<size_t> gltfOf; // horde order, then the nodes left out of it (load.cpp)
     for (size_t g = 0; g < hordeOf.size(); ++g)
-        gltfOf[hordeOf[g]] = g;
+        if (hordeOf[g] >= 0) gltfOf.push_back(g);
+    std::sort(gltfOf.begin(), gltfOf.end(), [&](size_t x, size_t y) { return hordeOf[x] < hordeOf[y]; });
+    for (size_t g = 0; g < hordeOf.size(); ++g)
+        if (hordeOf[g] < 0) gltfOf.push_back(g);
     for (size_t g : gltfOf) {
         const tinygltf::Node& node = gltf.nodes[g];
         if (node.mesh < 0) continue;
@@ -212,8 +236,8 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
             const tinygltf::Node& node = gltf.nodes[g];
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
-                if (Status st = decodeMesh(gltf, gm, parts[i], name, uint32_t(hordeOf[g]), node.skin,
-                                           allocator, storage, model);
+                if (Status st = decodeMesh(gltf, gm, parts[i], name, placeOf(model, hordeOf[g], node.skin),
+                                           node.skin, allocator, storage, model);
                     !st)
                     return st;
             }

@@ -39,8 +39,29 @@ Node restOf(const tinygltf::Node& n) {
     return node;
 }
 
+// A node that only holds skinned meshes places nothing: glTF ignores a skinned mesh node's
+// transform, and exporters (horde's among them) put such nodes at the scene root without one.
+// Kept out of horde's hierarchy so a model and its glTF export have the same nodes; its meshes
+// are placed on the root of their skeleton instead.
+bool onlyHoldsSkin(const tinygltf::Model& gltf, size_t g, const std::vector<int32_t>& parent) {
+    const tinygltf::Node& n = gltf.nodes[g];
+    if (n.mesh < 0 || n.skin < 0 || size_t(n.skin) >= gltf.skins.size() ||
+        gltf.skins[size_t(n.skin)].joints.empty() || parent[g] >= 0 || !n.children.empty() ||
+        !n.matrix.empty() || !n.translation.empty() || !n.rotation.empty() || !n.scale.empty() ||
+        !n.weights.empty())
+        return false;
+    for (const tinygltf::Skin& skin : gltf.skins)
+        for (int j : skin.joints)
+            if (j == int(g)) return false;
+    for (const tinygltf::Animation& a : gltf.animations)
+        for (const tinygltf::AnimationChannel& c : a.channels)
+            if (c.target_node == int(g)) return false;
+    return true;
+}
+
 // horde needs every parent before its children: keep the file's order when it already is, else
-// walk the roots depth first. Returns the horde index of each glTF node.
+// walk the roots depth first. Returns the horde index of each glTF node (-1: only holds skinned
+// meshes, above).
 Result<std::vector<int32_t>> nodeOrder(const tinygltf::Model& gltf, Model& model) {
     size_t count = gltf.nodes.size();
     std::vector<int32_t> parent(count, -1);
@@ -74,6 +95,7 @@ Result<std::vector<int32_t>> nodeOrder(const tinygltf::Model& gltf, Model& model
         }
         if (order.size() != count) return Error{"node hierarchy has a cycle"};
     }
+    std::erase_if(order, [&](int32_t g) { return onlyHoldsSkin(gltf, size_t(g), parent); });
     std::vector<int32_t> hordeOf(count, -1);
     for (size_t h = 0; h < order.size(); ++h)
         hordeOf[order[h]] = int32_t(h);

@@ -120,6 +120,9 @@ std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame&
     if (layout.uvSets >= 2)
         attrs["TEXCOORD_1"] = b.floats(std::vector<glm::vec2>(a.uv1.begin(), a.uv1.end()), TINYGLTF_TYPE_VEC2,
                                        kArrayBuffer, false);
+    if (layout.colors)
+        attrs["COLOR_0"] = b.floats(std::vector<glm::vec4>(a.colors.begin(), a.colors.end()),
+                                    TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
     if (mesh.skinned()) {
         // glTF forbids a joint twice in one vertex: its weights are summed into one slot (the
         // same blend), and unweighted slots name joint 0.
@@ -206,12 +209,30 @@ void writeSkins(Builder& b, const Model& model, const Frame& f) {
     }
 }
 
+// The glTF node that holds a mesh. A static mesh hangs on its own node. A skinned mesh gets a
+// node of its own at the scene root without a transform, as glTF asks (the Khronos validator
+// warns of skinned mesh nodes below others or with transforms, which careless readers apply on
+// top of the skin); horde's reader leaves such nodes out of the hierarchy again (load.cpp).
+int holderOf(Builder& b, const Model& model, const Mesh& mesh, std::map<uint32_t, int>& holders) {
+    if (!mesh.skinned()) return int(mesh.node);
+    auto [it, added] = holders.try_emplace(mesh.node, int(b.out.nodes.size()));
+    if (added) {
+        tinygltf::Node holder;
+        holder.name = model.nodes[mesh.node].name + "_skinned";
+        b.out.nodes.push_back(std::move(holder));
+        b.out.scenes[0].nodes.push_back(it->second);
+    }
+    return it->second;
+}
+
 Status writeMeshes(Builder& b, const Model& model, const Frame& f) {
     // glTF puts one mesh on a node: horde meshes sharing a node become primitives of one glTF mesh.
-    std::map<uint32_t, int> meshOfNode;
+    std::map<int, int> meshOfNode;
+    std::map<uint32_t, int> holders;
     for (const Mesh& mesh : model.meshes) {
-        tinygltf::Node& node = b.out.nodes[mesh.node];
-        auto [it, added] = meshOfNode.try_emplace(mesh.node, int(b.out.meshes.size()));
+        int holder = holderOf(b, model, mesh, holders);
+        tinygltf::Node& node = b.out.nodes[size_t(holder)];
+        auto [it, added] = meshOfNode.try_emplace(holder, int(b.out.meshes.size()));
         if (added) {
             tinygltf::Mesh m;
             m.name = mesh.name;

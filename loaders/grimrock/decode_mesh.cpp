@@ -55,6 +55,17 @@ template <int N> void decodeVectors(const VertexArray& a, std::span<glm::vec<N, 
     });
 }
 
+// Bytes are 0..255 per channel; other types are taken as 0..1. Without a fourth channel a
+// colour is opaque.
+void decodeColors(const VertexArray& a, std::span<glm::vec4> out) {
+    decodeVectors<4>(a, out);
+    float scale = a.type == kByte ? 1.0f / 255.0f : 1.0f;
+    for (glm::vec4& c : out) {
+        c *= scale;
+        if (a.dim < 4) c.w = 1.0f;
+    }
+}
+
 // The file stores the bitangent itself; the engine keeps only its side of the normal.
 void decodeTangents(const VertexArray& tangent, const VertexArray& bitangent, MeshArrays& out) {
     withType(tangent.type, [&](auto zero) {
@@ -181,6 +192,7 @@ bool decodeMesh(Reader& r, const MeshScan& s, uint32_t node, Model& model, MeshA
     layout.uvSets = a[kTexcoord1].present() ? 2 : a[kTexcoord0].present() ? 1 : 0;
     layout.skinned = s.skinned();
     layout.index16 = s.vertexCount <= std::numeric_limits<uint16_t>::max() + 1u;
+    layout.colors = a[kColor].present();
 
     Mesh mesh;
     mesh.name = model.nodes[node].name;
@@ -193,6 +205,7 @@ bool decodeMesh(Reader& r, const MeshScan& s, uint32_t node, Model& model, MeshA
     if (layout.tangents) decodeTangents(a[kTangent], a[kBitangent], out);
     if (layout.uvSets >= 1) decodeVectors<2>(a[kTexcoord0], out.uv0);
     if (layout.uvSets >= 2) decodeVectors<2>(a[kTexcoord1], out.uv1);
+    if (layout.colors) decodeColors(a[kColor], out.colors);
     if (layout.skinned && !decodeInfluences(r, s, out)) return false;
     if (!decodeIndices(r, s, out)) return false;
 

@@ -62,7 +62,13 @@ void writeMeshEntity(Output& out, const Model& model, const Mesh& mesh, const Co
     } else {
         writeAbsentArray(out), writeAbsentArray(out);
     }
-    writeAbsentArray(out); // colour
+    if (layout.colors) {
+        writeArrayHeader(out, kFloat32, 4, 4);
+        for (glm::vec4 c : a.colors)
+            out.put(c);
+    } else {
+        writeAbsentArray(out);
+    }
     for (uint32_t set = 0; set < 8; ++set) {
         if (set >= layout.uvSets) {
             writeAbsentArray(out);

@@ -108,10 +108,11 @@ Bytes skinnedModel(Layout* at = nullptr) {
 }
 
 // "walk" at 10 fps, 2 frames: "bone" with two keys and "ghost", which the model lacks.
-Bytes walkAnimation(size_t* numItemsAt = nullptr, size_t* numKeysAt = nullptr) {
+Bytes walkAnimation(size_t* numItemsAt = nullptr, size_t* numKeysAt = nullptr,
+                    const std::string& name = "walk") {
     Bytes b;
     b.text("ANIM").i32(1);
-    str(b, "walk");
+    str(b, name);
     b.f32(10.0f).i32(2);
     if (numItemsAt) *numItemsAt = b.size();
     b.i32(2);
@@ -325,6 +326,29 @@ TEST(Grimrock, DecodesAnimationAndBindsByName) {
     glm::dvec4 q = sampleChannel(clip, clip.channels[1], 0.15);
     EXPECT_NEAR(q.y, std::sqrt(0.5), 1e-6);
     EXPECT_NEAR(q.w, std::sqrt(0.5), 1e-6);
+}
+
+// Real Grimrock animations often leave the name field empty (the skeleton warrior's walk of the
+// public mod eob1-waterdeep does): the clip is called after its file, `horde info` and every
+// writer show that name, and it survives a glTF round trip.
+TEST(Grimrock, AnUnnamedAnimationIsCalledAfterItsFile) {
+    const horde::test::TempDir temp("horde_grimrock_unnamed");
+    std::filesystem::path model = temp.put("warrior.model", skinnedModel());
+    LoadOptions options;
+    options.anims = {temp.put("skeleton_warrior_axe_walk.animation", walkAnimation(nullptr, nullptr, "")),
+                     temp.put("named.animation", walkAnimation())};
+    HeapMeshAllocator allocator;
+    Result<Model> m = loadModel(model, options, allocator);
+    ASSERT_TRUE(m) << m.error().message;
+    ASSERT_EQ(m->clips.size(), 2u);
+    EXPECT_EQ(m->clips[0].name, "skeleton_warrior_axe_walk");
+    EXPECT_EQ(m->clips[1].name, "walk"); // a stored name is kept
+    std::filesystem::path glb = temp.path / "warrior.glb";
+    ASSERT_TRUE(gltfFormat().write(*m, glb));
+    Result<Model> back = loadModel(glb, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->clips.size(), 2u);
+    EXPECT_EQ(back->clips[0].name, "skeleton_warrior_axe_walk");
 }
 
 // Bound to a model in other axes (right-handed, Y up, as glTF), the keys move out of Grimrock's
