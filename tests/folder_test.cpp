@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "anim/reference.h"
 #include "loader.h"
 #include "monster.h"
 #include "render/png.h"
@@ -79,6 +80,15 @@ class Folder : public ::testing::Test {
         fs::rename(dir.path / "scratch/other_walk.animation", src / "grimrock/animations/other_walk.animation");
         // SWTOR: a mesh and its skeleton.
         writeModel(monster, "swtor", src / "swtor/body.gr2");
+        // EMI: a mesh, its skeleton and animations in a subfolder; a copy of the mesh beside a
+        // copy of the skeleton, so two skeletons fit it and neither is named after it.
+        writeModel(monster, "emi", src / "emi/mk.meshb");
+        fs::create_directories(src / "emi/anims");
+        for (const char* clip : {"walk", "attack"})
+            fs::rename(src / "emi" / (std::string("mk_") + clip + ".animb"), src / "emi/anims" / (std::string("mk_") + clip + ".animb"));
+        fs::create_directories(src / "emi/alt");
+        fs::copy_file(src / "emi/mk.meshb", src / "emi/alt/thing.meshb");
+        fs::copy_file(src / "emi/mk.sklb", src / "emi/alt/rig.sklb");
         // NWN: a model naming a supermodel that lives in another folder.
         writeModel(monster, "nwn-ascii", src / "nwn/lib/beast_base.mdl");
         horde::Model child = horde::buildMonster(allocator);
@@ -127,7 +137,7 @@ class Folder : public ::testing::Test {
 TEST_F(Folder, InfoPairsEveryKindAndReportsWhatFitsNothing) {
     json r = records();
     ASSERT_TRUE(r.is_array());
-    EXPECT_EQ(r.size(), 12u);
+    EXPECT_EQ(r.size(), 18u);
 
     const json& beast = at(r, "grimrock/models/beast.model");
     EXPECT_EQ(beast["kind"], "model");
@@ -157,6 +167,20 @@ TEST_F(Folder, InfoPairsEveryKindAndReportsWhatFitsNothing) {
     EXPECT_EQ(at(r, "swtor/body_skeleton.gr2")["kind"], "skeleton");
     EXPECT_EQ(pairs(at(r, "swtor/body_skeleton.gr2")), std::set<std::string>{"mesh swtor/body.gr2"});
 
+    const json& mk = at(r, "emi/mk.meshb");
+    EXPECT_EQ(mk["kind"], "mesh");
+    EXPECT_EQ(pairs(mk), (std::set<std::string>{"skeleton emi/mk.sklb", "animation emi/anims/mk_attack.animb",
+                                               "animation emi/anims/mk_walk.animb"}));
+    EXPECT_EQ(mk["counts"]["clips"], 2);
+    const json& thing = at(r, "emi/alt/thing.meshb");
+    EXPECT_TRUE(thing["pairs"].empty()) << "two skeletons fit: ambiguous, so neither is guessed";
+    ASSERT_FALSE(thing["warnings"].empty());
+    EXPECT_NE(thing["warnings"][0].get<std::string>().find("several skeletons fit it: emi/alt/rig.sklb, emi/mk.sklb"),
+              std::string::npos)
+        << thing["warnings"][0];
+    EXPECT_EQ(thing["counts"]["clips"], 0);
+    EXPECT_NE(at(r, "emi/alt/rig.sklb")["warnings"][0].get<std::string>().find("no mesh"), std::string::npos);
+
     const json& child = at(r, "nwn/beast_child.mdl");
     EXPECT_EQ(child["format"], "nwn-ascii");
     EXPECT_EQ(pairs(child), std::set<std::string>{"supermodel nwn/lib/beast_base.mdl"});
@@ -184,7 +208,7 @@ TEST_F(Folder, InfoTextListsAnimationsUnderTheirModelAndSums) {
         << r.out;
     EXPECT_NE(r.out.find("warning    grimrock/animations/other_walk.animation: fits no model"), std::string::npos);
     EXPECT_NE(r.out.find("error      "), std::string::npos);
-    EXPECT_NE(r.out.find("12 files: 5 models, 1 meshes, 1 skeletons, 3 animations (2 paired), 1 textures, 1 other; 1 error, 1 warning\n"),
+    EXPECT_NE(r.out.find("18 files: 5 models, 3 meshes, 3 skeletons, 5 animations (4 paired), 1 textures, 1 other; 1 error, 3 warnings\n"),
               std::string::npos)
         << r.out;
 }
@@ -207,12 +231,12 @@ TEST_F(Folder, ConvertMirrorsTheTreeAndKeepsGoingPastBadFiles) {
     CliRun r = runCli("convert " + source + " --to gltf --out " + out.string() + " --jobs 2");
     EXPECT_EQ(r.code, 2) << "one model failed";
     for (const char* written : {"grimrock/models/beast.glb", "swtor/body.glb", "nwn/beast_child.glb", "nwn/lib/beast_base.glb",
-                                "gltf/beast.glb"})
+                                "gltf/beast.glb", "emi/mk.glb", "emi/alt/thing.glb"})
         EXPECT_TRUE(fs::is_regular_file(out / written)) << written;
     EXPECT_FALSE(fs::exists(out / "broken/cut.glb"));
     json manifest = json::parse(read(out / "manifest.json"));
     EXPECT_EQ(manifest["to"], "gltf");
-    EXPECT_EQ(manifest["converted"], 5);
+    EXPECT_EQ(manifest["converted"], 7);
     EXPECT_EQ(manifest["failed"], 1);
     std::map<std::string, json> bySource;
     for (const json& m : manifest["models"]) bySource[m["source"]] = m;
@@ -220,7 +244,7 @@ TEST_F(Folder, ConvertMirrorsTheTreeAndKeepsGoingPastBadFiles) {
     EXPECT_EQ(bySource["swtor/body.gr2"]["written"], json::array({"swtor/body.glb"}));
     EXPECT_TRUE(bySource["broken/cut.model"]["error"].is_string());
     // What was written holds the pairs: the Grimrock model's two animations, the NWN supermodel's clips.
-    for (const char* written : {"grimrock/models/beast.glb", "nwn/beast_child.glb"}) {
+    for (const char* written : {"grimrock/models/beast.glb", "nwn/beast_child.glb", "emi/mk.glb"}) {
         horde::HeapMeshAllocator allocator;
         horde::Result<horde::Model> model = horde::loadModel(out / written, {}, allocator);
         ASSERT_TRUE(model) << model.error().message;
@@ -246,11 +270,12 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
     EXPECT_EQ(j["passed"], false);
     std::map<std::string, json> rows;
     for (const json& m : j["models"]) rows[m["source"]] = m;
-    ASSERT_EQ(rows.size(), 6u);
+    ASSERT_EQ(rows.size(), 8u);
     EXPECT_EQ(rows["gltf/beast.glb"]["status"], "fail");
     EXPECT_GT(rows["gltf/beast.glb"]["max_position_error"].get<double>(), 0.1);
     EXPECT_EQ(rows["broken/cut.model"]["status"], "error");
-    for (const char* good : {"grimrock/models/beast.model", "swtor/body.gr2", "nwn/beast_child.mdl", "nwn/lib/beast_base.mdl"}) {
+    for (const char* good : {"grimrock/models/beast.model", "swtor/body.gr2", "nwn/beast_child.mdl", "nwn/lib/beast_base.mdl",
+                             "emi/mk.meshb", "emi/alt/thing.meshb"}) {
         EXPECT_EQ(rows[good]["status"], "pass") << good << ": " << rows[good].dump();
         EXPECT_TRUE(fs::is_regular_file(report / rows[good]["report"].get<std::string>())) << good;
         for (const json& t : rows[good]["thumbnails"]) EXPECT_TRUE(fs::is_regular_file(report / t.get<std::string>()));
@@ -269,7 +294,7 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
                   .code,
               4);
     json m = json::parse(read(merged / "report.json"));
-    ASSERT_EQ(m["models"].size(), 6u);
+    ASSERT_EQ(m["models"].size(), 8u);
     for (const json& row : m["models"]) EXPECT_EQ(row["status"], rows[row["source"]]["status"]) << row["source"];
     EXPECT_TRUE(fs::is_regular_file(merged / rows["swtor/body.gr2"]["report"].get<std::string>()));
 
@@ -286,6 +311,31 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
     int status = pclose(pipe);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << said;
     EXPECT_TRUE(fs::is_regular_file(fs::path(HORDE_TEST_ARTIFACTS) / "folder_report.png")) << said;
+}
+
+TEST_F(Folder, CrowdTakesEveryAnimatedModelAndSizesAMixedCrowdAlike) {
+    const std::string png = (dir.path / "crowd.png").string();
+    const std::string common = " --headless --count 4 --frames 1 --width 64 --height 48 --out " + png;
+    CliRun one = runCli("crowd --model " + source + "/grimrock" + common);
+    EXPECT_EQ(one.code, 0);
+    EXPECT_NE(one.out.find("crowd model models/beast.model: 2 paired animations"), std::string::npos) << one.out;
+    EXPECT_EQ(one.out.find("scale "), std::string::npos) << "one model keeps its file units";
+
+    // The monster's height in the world, from its bind bounds: both copies scale by 2 / height.
+    horde::HeapMeshAllocator allocator;
+    horde::Model monster = horde::buildMonster(allocator);
+    const horde::Bounds b = horde::bindPoseBounds(monster);
+    const double factor = 2.0 / double(b.max.y - b.min.y);
+    CliRun mixed = runCli("crowd --model " + source + "/grimrock " + source + "/gltf/beast.glb" + common);
+    EXPECT_EQ(mixed.code, 0);
+    size_t found = 0;
+    for (size_t at = mixed.out.find(" x "); at != std::string::npos; at = mixed.out.find(" x ", at + 1), ++found)
+        EXPECT_NEAR(std::stod(mixed.out.substr(at + 3)), factor, 1e-3 * factor) << mixed.out;
+    EXPECT_EQ(found, 2u) << mixed.out;
+    CliRun file = runCli("crowd --model " + source + "/grimrock " + source + "/gltf/beast.glb --units file" + common);
+    EXPECT_EQ(file.code, 0);
+    EXPECT_EQ(file.out.find("scale "), std::string::npos);
+    EXPECT_NE(runCli("crowd --model " + source + "/textures" + common).code, 0) << "no animated model";
 }
 
 } // namespace
