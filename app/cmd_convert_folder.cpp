@@ -24,8 +24,8 @@ std::string under(const std::filesystem::path& root, const std::filesystem::path
     return std::filesystem::relative(path, root).generic_string();
 }
 
-Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, const Format& format,
-                     const std::filesystem::path& outDir, const std::string& rel) {
+Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i,
+                     const Format& format, const std::filesystem::path& outDir, const std::string& rel) {
     Converted c;
     const FolderFile& f = folder.files[i];
     if (!f.error.empty()) {
@@ -53,20 +53,24 @@ Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     }
     c.written.push_back(rel);
     if (!written->skeleton.empty()) c.written.push_back(under(outDir, written->skeleton));
-    for (const std::filesystem::path& a : written->anims) c.written.push_back(under(outDir, a));
+    for (const std::filesystem::path& a : written->anims)
+        c.written.push_back(under(outDir, a));
     return c;
 }
 
 std::vector<std::string> pairPaths(const Folder& folder, const FilePairs& p) {
     std::vector<std::string> out;
     if (p.skeleton >= 0) out.push_back(folder.files[size_t(p.skeleton)].rel);
-    for (size_t s : p.supermodels) out.push_back(folder.files[s].rel);
-    for (size_t a : p.anims) out.push_back(folder.files[a].rel);
+    for (size_t s : p.supermodels)
+        out.push_back(folder.files[s].rel);
+    for (size_t a : p.anims)
+        out.push_back(folder.files[a].rel);
     return out;
 }
 } // namespace
 
-int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out, const FolderJobs& jobs) {
+int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out,
+                     const FolderJobs& jobs) {
     const Format* format = findFormat(to);
     if (!format || !format->write) {
         std::fprintf(stderr, "horde: no writer for '%s'\n", to.c_str());
@@ -98,7 +102,8 @@ int runConvertFolder(const std::string& dir, const std::string& to, const std::s
                           {"written", c.written},
                           {"warnings", c.warnings},
                           {"error", c.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.error)}});
-        if (c.error.empty()) std::printf("wrote  %s  from %s\n", c.written.front().c_str(), source.c_str());
+        if (c.error.empty())
+            std::printf("wrote  %s  from %s\n", c.written.front().c_str(), source.c_str());
         else {
             ++failed;
             std::printf("error  %s\n", c.error.c_str());
@@ -122,8 +127,8 @@ int runConvertFolder(const std::string& dir, const std::string& to, const std::s
         std::fprintf(stderr, "horde: %s/%s: cannot write\n", out.c_str(), name.c_str());
         return kExitBadInput;
     }
-    std::printf("%zu models converted to %s, %zu failed; wrote %s/%s\n", mine.size() - failed, format->id, failed,
-                out.c_str(), name.c_str());
+    std::printf("%zu models converted to %s, %zu failed; wrote %s/%s\n", mine.size() - failed, format->id,
+                failed, out.c_str(), name.c_str());
     return failed ? int(kExitBadInput) : int(kExitOk);
 }
 

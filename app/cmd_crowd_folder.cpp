@@ -30,12 +30,12 @@ std::vector<ModelInput> animatedModels(const std::string& dir, const FolderJobs&
         drawables += drawable(folder->files[i].survey.kind);
         if (!animated[i]) continue;
         out.push_back(inputFor(*folder, pairs, i));
-        std::printf("crowd model %s: %zu paired animation%s\n", folder->files[i].rel.c_str(), pairs[i].anims.size(),
-                    pairs[i].anims.size() == 1 ? "" : "s");
+        std::printf("crowd model %s: %zu paired animation%s\n", folder->files[i].rel.c_str(),
+                    pairs[i].anims.size(), pairs[i].anims.size() == 1 ? "" : "s");
     }
     if (out.empty())
-        std::fprintf(stderr, "horde: %s: no animated model among its %zu models (see `horde info %s`)\n", dir.c_str(),
-                     drawables, dir.c_str());
+        std::fprintf(stderr, "horde: %s: no animated model among its %zu models (see `horde info %s`)\n",
+                     dir.c_str(), drawables, dir.c_str());
     return out;
 }
 

@@ -30,7 +30,8 @@ constexpr uint32_t kThumbnailWidth = 96;
 // Runs argv with stdout and stderr into `log`; its exit status, or -1 when it could not start.
 int runLogged(const std::vector<std::string>& args, const std::filesystem::path& log) {
     std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : args)
+        argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -78,8 +79,8 @@ std::map<std::string, std::string> convertedFiles(const Folder& folder, const st
     return found;
 }
 
-ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, const std::string& converted,
-                     const ValidateFolderArgs& args) {
+ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i,
+                     const std::string& converted, const ValidateFolderArgs& args) {
     const FolderFile& f = folder.files[i];
     ModelRow row;
     row.source = f.rel;
@@ -101,8 +102,10 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     std::vector<std::string> command{"/proc/self/exe", "validate", input.model,
                                      (std::filesystem::path(args.converted) / converted).string()};
     if (!input.skeleton.empty()) command.insert(command.end(), {"--skeleton", input.skeleton});
-    for (const std::string& a : input.anims) command.insert(command.end(), {"--anim", a});
-    for (const std::string& s : input.searchPaths) command.insert(command.end(), {"--search-path", s});
+    for (const std::string& a : input.anims)
+        command.insert(command.end(), {"--anim", a});
+    for (const std::string& s : input.searchPaths)
+        command.insert(command.end(), {"--search-path", s});
     command.insert(command.end(), {"--report", reportDir.string()});
     command.insert(command.end(), args.passThrough.begin(), args.passThrough.end());
     const int code = runLogged(command, reportDir / "log.txt");
@@ -127,7 +130,8 @@ int finishReport(const FolderReport& report, const std::string& dir) {
         return kExitBadInput;
     }
     size_t passing = 0;
-    for (const ModelRow& r : report.rows) passing += r.status == "pass";
+    for (const ModelRow& r : report.rows)
+        passing += r.status == "pass";
     std::printf("%zu of %zu models pass; wrote %s/index.html\n", passing, report.rows.size(), dir.c_str());
     return report.passed() ? kExitOk : kExitMismatch;
 }
@@ -139,23 +143,27 @@ int merge(const ValidateFolderArgs& args) {
         std::ifstream in(std::filesystem::path(shard) / "report.json");
         nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
         if (j.is_discarded() || !j.contains("models")) {
-            std::fprintf(stderr, "horde: %s/report.json: not a folder report of horde validate\n", shard.c_str());
+            std::fprintf(stderr, "horde: %s/report.json: not a folder report of horde validate\n",
+                         shard.c_str());
             return kExitBadInput;
         }
         joined.source = j.value("source", "");
         joined.converted = j.value("converted", "");
-        for (const nlohmann::json& m : j["models"]) joined.rows.push_back(ModelRow::fromJson(m));
+        for (const nlohmann::json& m : j["models"])
+            joined.rows.push_back(ModelRow::fromJson(m));
         std::error_code ec;
         if (std::filesystem::equivalent(shard, args.report, ec)) continue;
         std::filesystem::create_directories(std::filesystem::path(args.report) / "models", ec);
-        std::filesystem::copy(std::filesystem::path(shard) / "models", std::filesystem::path(args.report) / "models",
-                              std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing, ec);
+        std::filesystem::copy(
+            std::filesystem::path(shard) / "models", std::filesystem::path(args.report) / "models",
+            std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing, ec);
         if (ec) {
             std::fprintf(stderr, "horde: %s/models: cannot copy: %s\n", shard.c_str(), ec.message().c_str());
             return kExitBadInput;
         }
     }
-    std::sort(joined.rows.begin(), joined.rows.end(), [](const ModelRow& a, const ModelRow& b) { return a.source < b.source; });
+    std::sort(joined.rows.begin(), joined.rows.end(),
+              [](const ModelRow& a, const ModelRow& b) { return a.source < b.source; });
     return finishReport(joined, args.report);
 }
 } // namespace
@@ -168,7 +176,8 @@ int runValidateFolder(const ValidateFolderArgs& args) {
         return kExitBadInput;
     }
     if (!std::filesystem::is_directory(args.converted)) {
-        std::fprintf(stderr, "horde: %s: not a folder (with a source folder, B is the folder `convert` wrote)\n",
+        std::fprintf(stderr,
+                     "horde: %s: not a folder (with a source folder, B is the folder `convert` wrote)\n",
                      args.converted.c_str());
         return kExitBadInput;
     }
@@ -176,17 +185,20 @@ int runValidateFolder(const ValidateFolderArgs& args) {
     std::map<std::string, std::string> converted = convertedFiles(*folder, args.converted);
     std::vector<size_t> mine;
     for (size_t i = 0; i < folder->files.size(); ++i)
-        if (drawable(folder->files[i].survey.kind) && args.jobs.shard.has(folder->files[i].rel)) mine.push_back(i);
+        if (drawable(folder->files[i].survey.kind) && args.jobs.shard.has(folder->files[i].rel))
+            mine.push_back(i);
     FolderReport report{args.source, args.converted, std::vector<ModelRow>(mine.size())};
     parallelFor(
         mine.size(), args.jobs.threads(),
         [&](size_t k) {
             auto c = converted.find(folder->files[mine[k]].rel);
-            report.rows[k] = validateOne(*folder, pairs, mine[k], c == converted.end() ? "" : c->second, args);
+            report.rows[k] =
+                validateOne(*folder, pairs, mine[k], c == converted.end() ? "" : c->second, args);
         },
         [&](size_t k) { return folder->files[mine[k]].rel; });
     for (const ModelRow& r : report.rows)
-        std::printf("%-5s  %s%s%s\n", r.status.c_str(), r.source.c_str(), r.error.empty() ? "" : ": ", r.error.c_str());
+        std::printf("%-5s  %s%s%s\n", r.status.c_str(), r.source.c_str(), r.error.empty() ? "" : ": ",
+                    r.error.c_str());
     return finishReport(report, args.report);
 }
 

@@ -32,7 +32,8 @@ float worldHeight(const Model& model) {
     const glm::mat4 toWorld = axesToWorld(model.axes);
     float low = INFINITY, high = -INFINITY;
     for (int corner = 0; corner < 8; ++corner) {
-        glm::vec3 p((corner & 1) ? b.max.x : b.min.x, (corner & 2) ? b.max.y : b.min.y, (corner & 4) ? b.max.z : b.min.z);
+        glm::vec3 p((corner & 1) ? b.max.x : b.min.x, (corner & 2) ? b.max.y : b.min.y,
+                    (corner & 4) ? b.max.z : b.min.z);
         float y = (toWorld * glm::vec4(p, 1.0f)).y;
         low = std::min(low, y);
         high = std::max(high, y);

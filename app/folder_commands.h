@@ -10,11 +10,12 @@
 namespace horde {
 
 int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs);
-int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out, const FolderJobs& jobs);
+int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out,
+                     const FolderJobs& jobs);
 
 struct ValidateFolderArgs {
     std::string source, converted, report;
-    std::vector<std::string> merge;     // shard report folders to join instead of validating
+    std::vector<std::string> merge;       // shard report folders to join instead of validating
     std::vector<std::string> passThrough; // options every per-model validate gets (device, thresholds)
     FolderJobs jobs;
 };

@@ -17,7 +17,9 @@ std::string lower(std::string s) {
 }
 
 // nwn and nwn-ascii are one family: a chain may mix them.
-std::string family(const FolderFile& f) { return f.survey.formatId == "nwn-ascii" ? "nwn" : f.survey.formatId; }
+std::string family(const FolderFile& f) {
+    return f.survey.formatId == "nwn-ascii" ? "nwn" : f.survey.formatId;
+}
 
 bool usable(const FolderFile& f, const char* fam, FileKind kind) {
     return f.error.empty() && f.survey.kind == kind && family(f) == fam;
@@ -25,7 +27,8 @@ bool usable(const FolderFile& f, const char* fam, FileKind kind) {
 
 std::string list(const Folder& folder, const std::vector<size_t>& indices) {
     std::string out;
-    for (size_t k = 0; k < indices.size() && k < 3; ++k) out += (k ? ", " : "") + folder.files[indices[k]].rel;
+    for (size_t k = 0; k < indices.size() && k < 3; ++k)
+        out += (k ? ", " : "") + folder.files[indices[k]].rel;
     if (indices.size() > 3) out += " and " + std::to_string(indices.size() - 3) + " more";
     return out;
 }
@@ -46,16 +49,19 @@ Loaded loadWhatRulesNeed(const Folder& folder, unsigned jobs) {
         files.size(), jobs,
         [&](size_t i) {
             const FolderFile& f = files[i];
-            const bool grimrockModel = usable(f, "grimrock", FileKind::Model), emiSkeleton = usable(f, "emi", FileKind::Skeleton);
+            const bool grimrockModel = usable(f, "grimrock", FileKind::Model),
+                       emiSkeleton = usable(f, "emi", FileKind::Skeleton);
             const bool mesh = usable(f, "emi", FileKind::Mesh) || usable(f, "swtor", FileKind::Mesh);
             if (!grimrockModel && !emiSkeleton && !mesh) return;
             HeapMeshAllocator allocator;
             Result<Model> model = loadModel(f.path, {}, allocator);
             if (!model) return; // the model's own record reports it
-            for (const Node& n : model->nodes) loaded.nodes[i].insert(emiSkeleton ? lower(n.name) : n.name);
+            for (const Node& n : model->nodes)
+                loaded.nodes[i].insert(emiSkeleton ? lower(n.name) : n.name);
             // The loaders' words for a mesh loaded static because its skeleton was not given.
             for (const std::string& w : model->warnings)
-                if (w.find("no skeleton was given") != std::string::npos || w.find("no --skeleton was given") != std::string::npos)
+                if (w.find("no skeleton was given") != std::string::npos ||
+                    w.find("no --skeleton was given") != std::string::npos)
                     loaded.needsSkeleton[i] = 1;
         },
         [&](size_t i) { return "pairing " + files[i].rel; });
@@ -83,8 +89,9 @@ void pairGrimrockAnimations(const Folder& folder, const Loaded& loaded, std::vec
                 out[a].users.push_back(m);
             }
         if (out[a].users.empty())
-            out[a].notes.push_back("fits no model: no Grimrock model in the folder has all " + std::to_string(keyed.size()) +
-                                   " nodes it keys (the first is '" + keyed.front() + "')");
+            out[a].notes.push_back("fits no model: no Grimrock model in the folder has all " +
+                                   std::to_string(keyed.size()) + " nodes it keys (the first is '" +
+                                   keyed.front() + "')");
     }
 }
 
@@ -94,7 +101,8 @@ void pairNwnSupermodels(const Folder& folder, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     std::map<std::string, std::vector<size_t>> byName;
     for (size_t i = 0; i < files.size(); ++i)
-        if (usable(files[i], "nwn", FileKind::Model) || (!files[i].error.empty() && lower(files[i].path.extension().string()) == ".mdl"))
+        if (usable(files[i], "nwn", FileKind::Model) ||
+            (!files[i].error.empty() && lower(files[i].path.extension().string()) == ".mdl"))
             byName[lower(files[i].path.stem().string())].push_back(i);
     for (size_t m = 0; m < files.size(); ++m) {
         if (!usable(files[m], "nwn", FileKind::Model)) continue;
@@ -144,7 +152,8 @@ void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, st
                     return w.find("bones not in the skeleton") != std::string::npos; // EMI binds what it can
                 });
             };
-            const std::string named = lower(files[m].path.stem().string() + (fam == "swtor" ? "_skeleton" : ""));
+            const std::string named =
+                lower(files[m].path.stem().string() + (fam == "swtor" ? "_skeleton" : ""));
             std::vector<size_t> others;
             for (size_t s = 0; s < files.size(); ++s) {
                 if (!usable(files[s], fam.c_str(), FileKind::Skeleton)) continue;
@@ -159,9 +168,11 @@ void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, st
             std::vector<size_t> fitting;
             for (size_t s : others)
                 if (fits(s)) fitting.push_back(s);
-            if (fitting.size() == 1) out[m].skeleton = int(fitting.front());
+            if (fitting.size() == 1)
+                out[m].skeleton = int(fitting.front());
             else if (fitting.empty())
-                out[m].notes.push_back("has bone weights but no skeleton in the folder fits it; it loads static");
+                out[m].notes.push_back(
+                    "has bone weights but no skeleton in the folder fits it; it loads static");
             else
                 out[m].notes.push_back("several skeletons fit it: " + list(folder, fitting) +
                                        "; none paired (give --skeleton to a single model)");
@@ -187,10 +198,11 @@ void pairEmiAnimations(const Folder& folder, const Loaded& loaded, std::vector<F
             out[a].users.push_back(m);
         }
         if (!fitsSkeleton)
-            out[a].notes.push_back(keyed.empty() ? "keys no bone, so no mesh can play it"
-                                                 : "fits no mesh: no skeleton paired with a mesh in the folder has all " +
-                                                       std::to_string(keyed.size()) + " bones it keys (the first is '" +
-                                                       keyed.front() + "')");
+            out[a].notes.push_back(
+                keyed.empty() ? "keys no bone, so no mesh can play it"
+                              : "fits no mesh: no skeleton paired with a mesh in the folder has all " +
+                                    std::to_string(keyed.size()) + " bones it keys (the first is '" +
+                                    keyed.front() + "')");
     }
 }
 } // namespace
@@ -203,7 +215,8 @@ std::vector<FilePairs> pairFolder(const Folder& folder, unsigned jobs) {
     pairSkeletons(folder, loaded, jobs, out);
     pairEmiAnimations(folder, loaded, out);
     for (size_t i = 0; i < folder.files.size(); ++i)
-        if (folder.files[i].error.empty() && folder.files[i].survey.kind == FileKind::Skeleton && out[i].users.empty())
+        if (folder.files[i].error.empty() && folder.files[i].survey.kind == FileKind::Skeleton &&
+            out[i].users.empty())
             out[i].notes.push_back("no mesh in the folder pairs with it");
     return out;
 }
@@ -214,7 +227,8 @@ ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, s
     ModelInput input;
     input.model = f.path.string();
     if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
-    for (size_t a : p.anims) input.anims.push_back(folder.files[a].path.string());
+    for (size_t a : p.anims)
+        input.anims.push_back(folder.files[a].path.string());
     for (size_t s : p.supermodels) {
         std::string dir = folder.files[s].path.parent_path().string();
         if (folder.files[s].path.parent_path() != f.path.parent_path() &&

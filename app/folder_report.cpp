@@ -25,7 +25,9 @@ nlohmann::json ModelRow::json() const {
 }
 
 ModelRow ModelRow::fromJson(const nlohmann::json& j) {
-    auto figure = [&](const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1.0; };
+    auto figure = [&](const char* key) {
+        return j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1.0;
+    };
     ModelRow r;
     r.source = j.value("source", "");
     r.converted = j.value("converted", "");
@@ -76,15 +78,19 @@ void readModelReport(const std::filesystem::path& reportJson, ModelRow& row) {
         for (const nlohmann::json& p : j["poses"]) {
             if (p.value("comparable", false))
                 row.maxPositionError = std::max(row.maxPositionError, p.value("max_position_error", 0.0));
-            else incomparable = true;
+            else
+                incomparable = true;
             row.differingPixels = std::max(row.differingPixels, p.value("differing_pixels_percent", 0.0));
         }
-    auto over = [](double v, double limit) { return v < 0.0 ? 0.0 : limit > 0.0 ? v / limit : (v > 0.0 ? INFINITY : 0.0); };
+    auto over = [](double v, double limit) {
+        return v < 0.0 ? 0.0 : limit > 0.0 ? v / limit : (v > 0.0 ? INFINITY : 0.0);
+    };
     row.worst = std::max(over(row.maxPositionError, maxPosition), over(row.differingPixels, maxPixels));
     if (incomparable || !row.failedChecks.empty()) row.worst = std::max(row.worst, 1e6); // past any figure
 }
 
-Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::path& thumbnail, uint32_t width) {
+Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::path& thumbnail,
+                      uint32_t width) {
     int w = 0, h = 0, channels = 0;
     stbi_uc* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
     if (!pixels) return Error{png.string() + ": cannot read the render"};
@@ -98,7 +104,8 @@ Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::p
             for (int c = 0; c < 4; ++c) {
                 uint64_t sum = 0;
                 for (uint32_t sy = y0; sy < y1; ++sy)
-                    for (uint32_t sx = x0; sx < x1; ++sx) sum += pixels[(size_t(sy) * uint32_t(w) + sx) * 4 + size_t(c)];
+                    for (uint32_t sx = x0; sx < x1; ++sx)
+                        sum += pixels[(size_t(sy) * uint32_t(w) + sx) * 4 + size_t(c)];
                 out[(size_t(y) * tw + x) * 4 + size_t(c)] = uint8_t(sum / (uint64_t(x1 - x0) * (y1 - y0)));
             }
         }
@@ -111,11 +118,20 @@ std::string escape(const std::string& s) {
     std::string out;
     for (char c : s) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -133,7 +149,8 @@ std::string number(double v) {
 std::string href(const std::string& path) {
     std::string out;
     for (unsigned char c : path) {
-        if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') out += char(c);
+        if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_')
+            out += char(c);
         else {
             char hex[4];
             std::snprintf(hex, sizeof hex, "%%%02X", c);
@@ -167,34 +184,47 @@ update();
 
 std::string html(const FolderReport& r) {
     size_t failing = 0;
-    for (const ModelRow& row : r.rows) failing += row.status != "pass";
-    std::string h = "<!doctype html><html lang=en><meta charset=utf-8><title>horde validate: folder</title>\n"
-                    "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left;vertical-align:middle}"
-                    "img{height:72px;border:1px solid #888;margin-right:2px}.pass{color:#080}.fail,.error{color:#c00}"
-                    "tr[hidden]{display:none}</style>\n";
-    h += "<h1>horde validate: " + std::string(r.passed() ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>") + ", " +
-         std::to_string(r.rows.size() - failing) + " of " + std::to_string(r.rows.size()) + " models pass</h1>\n";
-    h += "<p>Source <code>" + escape(r.source) + "</code>, converted <code>" + escape(r.converted) + "</code></p>\n";
-    h += "<p><label><input type=checkbox id=failures> failures only</label> &nbsp; <label>sort by <select id=order>"
+    for (const ModelRow& row : r.rows)
+        failing += row.status != "pass";
+    std::string h =
+        "<!doctype html><html lang=en><meta charset=utf-8><title>horde validate: folder</title>\n"
+        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px "
+        "8px;text-align:left;vertical-align:middle}"
+        "img{height:72px;border:1px solid #888;margin-right:2px}.pass{color:#080}.fail,.error{color:#c00}"
+        "tr[hidden]{display:none}</style>\n";
+    h += "<h1>horde validate: " +
+         std::string(r.passed() ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>") + ", " +
+         std::to_string(r.rows.size() - failing) + " of " + std::to_string(r.rows.size()) +
+         " models pass</h1>\n";
+    h += "<p>Source <code>" + escape(r.source) + "</code>, converted <code>" + escape(r.converted) +
+         "</code></p>\n";
+    h += "<p><label><input type=checkbox id=failures> failures only</label> &nbsp; <label>sort by <select "
+         "id=order>"
          "<option value=worst>worst figure</option><option value=name>name</option></select></label> &nbsp; "
-         "<span id=shown>" + std::to_string(r.rows.size()) + "</span> shown</p>\n";
-    h += "<table id=models><thead><tr><th>model</th><th>result</th><th>max position error</th><th>differing pixels</th>"
-         "<th>worst / threshold</th><th>failed checks, error</th><th>A (source), B (converted)</th></tr></thead><tbody>\n";
+         "<span id=shown>" +
+         std::to_string(r.rows.size()) + "</span> shown</p>\n";
+    h += "<table id=models><thead><tr><th>model</th><th>result</th><th>max position error</th><th>differing "
+         "pixels</th>"
+         "<th>worst / threshold</th><th>failed checks, error</th><th>A (source), B "
+         "(converted)</th></tr></thead><tbody>\n";
     for (const ModelRow& row : r.rows) {
         std::string checks;
-        for (const std::string& c : row.failedChecks) checks += (checks.empty() ? "" : ", ") + escape(c);
+        for (const std::string& c : row.failedChecks)
+            checks += (checks.empty() ? "" : ", ") + escape(c);
         if (!row.error.empty()) checks += (checks.empty() ? "" : "; ") + escape(row.error);
         std::string thumbs;
         for (const std::string* t : {&row.thumbnailA, &row.thumbnailB})
-            if (!t->empty()) thumbs += "<img src=\"" + href(*t) + "\" alt=\"" + (t == &row.thumbnailA ? "A" : "B") + "\">";
-        const std::string name = row.report.empty() ? escape(row.source)
-                                                    : "<a href=\"" + href(row.report) + "\">" + escape(row.source) + "</a>";
-        h += "<tr data-status=" + row.status + " data-name=\"" + escape(row.source) + "\" data-worst=" +
-             (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name + "</td><td class=" + row.status +
-             ">" + row.status + "</td><td>" + number(row.maxPositionError) + "</td><td>" +
-             (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") + "</td><td>" +
-             (std::isfinite(row.worst) ? number(row.worst) : "&infin;") + "</td><td>" + checks + "</td><td>" + thumbs +
-             "</td></tr>\n";
+            if (!t->empty())
+                thumbs += "<img src=\"" + href(*t) + "\" alt=\"" + (t == &row.thumbnailA ? "A" : "B") + "\">";
+        const std::string name = row.report.empty()
+                                     ? escape(row.source)
+                                     : "<a href=\"" + href(row.report) + "\">" + escape(row.source) + "</a>";
+        h += "<tr data-status=" + row.status + " data-name=\"" + escape(row.source) +
+             "\" data-worst=" + (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name +
+             "</td><td class=" + row.status + ">" + row.status + "</td><td>" + number(row.maxPositionError) +
+             "</td><td>" + (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") +
+             "</td><td>" + (std::isfinite(row.worst) ? number(row.worst) : "&infin;") + "</td><td>" + checks +
+             "</td><td>" + thumbs + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
     h += kScript;

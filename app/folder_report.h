@@ -13,12 +13,12 @@
 namespace horde {
 
 struct ModelRow {
-    std::string source, converted; // relative to the source and converted folders
-    std::string status;            // "pass", "fail" or "error"
+    std::string source, converted;                          // relative to the source and converted folders
+    std::string status;                                     // "pass", "fail" or "error"
     double maxPositionError = -1.0, differingPixels = -1.0; // worst over the poses; -1: none measured
     double worst = 0.0; // the worst figure over its threshold (1 = at the limit); errors sort first
     std::vector<std::string> failedChecks;
-    std::string report;                  // the model's own index.html, relative to the folder report
+    std::string report;                 // the model's own index.html, relative to the folder report
     std::string thumbnailA, thumbnailB; // relative to the folder report; empty when not rendered
     std::string error;
 
@@ -38,7 +38,8 @@ struct FolderReport {
 void readModelReport(const std::filesystem::path& reportJson, ModelRow& row);
 
 // A small copy of a PNG render (box-filtered to `width` pixels across) for the table.
-Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::path& thumbnail, uint32_t width);
+Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::path& thumbnail,
+                      uint32_t width);
 
 // Writes index.html and report.json into `dir`.
 Status writeFolderReport(const FolderReport& report, const std::filesystem::path& dir);

@@ -11,7 +11,8 @@ namespace {
 // What a file that failed its survey was meant to be, from its extension, for the record.
 FileKind intendedKind(const std::filesystem::path& path) {
     std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".animation" || ext == ".animb") return FileKind::Animation;
     if (ext == ".sklb") return FileKind::Skeleton;
     if (ext == ".meshb") return FileKind::Mesh;
@@ -45,7 +46,8 @@ Result<Folder> scanFolder(const std::filesystem::path& root, unsigned jobs) {
                 return;
             }
             Result<FileSurvey> survey = surveyFile(f.path, mapped->bytes());
-            if (survey) f.survey = std::move(*survey);
+            if (survey)
+                f.survey = std::move(*survey);
             else {
                 f.error = survey.error().message;
                 f.survey.kind = intendedKind(f.path);

@@ -25,7 +25,9 @@ struct Folder {
 };
 
 // Models and meshes: what convert, validate and crowd take one by one.
-inline bool drawable(FileKind kind) { return kind == FileKind::Model || kind == FileKind::Mesh; }
+inline bool drawable(FileKind kind) {
+    return kind == FileKind::Model || kind == FileKind::Mesh;
+}
 
 Result<Folder> scanFolder(const std::filesystem::path& root, unsigned jobs);
 

@@ -13,7 +13,8 @@ namespace horde {
 
 bool Shard::has(std::string_view relativePath) const {
     uint64_t hash = 14695981039346656037ull; // FNV-1a: the same on every machine and compiler
-    for (unsigned char c : relativePath) hash = (hash ^ c) * 1099511628211ull;
+    for (unsigned char c : relativePath)
+        hash = (hash ^ c) * 1099511628211ull;
     return hash % count == index - 1;
 }
 
@@ -21,8 +22,9 @@ void FolderJobs::addOptions(CLI::App& command) {
     command.add_option("--jobs", jobs, "with a folder: files worked on at once (default: every core)")
         ->check(CLI::Range(1u, 4096u));
     command
-        .add_option("--shard", shardText,
-                    "with a folder: do only the I-th of N slices (1-based, e.g. 2/4); every file falls in one slice")
+        .add_option(
+            "--shard", shardText,
+            "with a folder: do only the I-th of N slices (1-based, e.g. 2/4); every file falls in one slice")
         ->check([this](const std::string& text) -> std::string {
             unsigned i = 0, n = 0;
             char end = 0;
@@ -33,7 +35,9 @@ void FolderJobs::addOptions(CLI::App& command) {
         });
 }
 
-unsigned FolderJobs::threads() const { return jobs ? jobs : std::max(1u, std::thread::hardware_concurrency()); }
+unsigned FolderJobs::threads() const {
+    return jobs ? jobs : std::max(1u, std::thread::hardware_concurrency());
+}
 
 namespace {
 // One line for every worker: how many are done, of how many, and the last one finished.
@@ -77,7 +81,8 @@ void parallelFor(size_t count, unsigned jobs, const std::function<void(size_t)>&
         return;
     }
     std::vector<std::jthread> pool;
-    for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
 }
 
 } // namespace horde

@@ -11,7 +11,8 @@ namespace horde {
 namespace {
 std::string lowerExtension(const std::filesystem::path& path) {
     std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return ext;
 }
 
@@ -31,8 +32,8 @@ const char* textureContainer(const std::string& ext) {
     return nullptr;
 }
 
-Result<FileSurvey> kindOf(const std::filesystem::path& path, std::span<const std::byte> bytes, const Format& format,
-                          const std::string& ext) {
+Result<FileSurvey> kindOf(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                          const Format& format, const std::string& ext) {
     FileSurvey s;
     s.format = &format;
     s.formatId = format.id;
@@ -65,19 +66,26 @@ Result<FileSurvey> kindOf(const std::filesystem::path& path, std::span<const std
 
 const char* kindName(FileKind kind) {
     switch (kind) {
-    case FileKind::Model: return "model";
-    case FileKind::Mesh: return "mesh";
-    case FileKind::Skeleton: return "skeleton";
-    case FileKind::Animation: return "animation";
-    case FileKind::Texture: return "texture";
-    case FileKind::Other: break;
+    case FileKind::Model:
+        return "model";
+    case FileKind::Mesh:
+        return "mesh";
+    case FileKind::Skeleton:
+        return "skeleton";
+    case FileKind::Animation:
+        return "animation";
+    case FileKind::Texture:
+        return "texture";
+    case FileKind::Other:
+        break;
     }
     return "other";
 }
 
 Result<FileSurvey> surveyFile(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     const std::string ext = lowerExtension(path);
-    if (const char* container = textureContainer(ext)) return FileSurvey{FileKind::Texture, nullptr, container, {}};
+    if (const char* container = textureContainer(ext))
+        return FileSurvey{FileKind::Texture, nullptr, container, {}};
     for (const Format* format : formats())
         if (format->detect(path, bytes)) return kindOf(path, bytes, *format, ext);
     if (claimedExtension(ext))

@@ -34,10 +34,12 @@ Result<FileSurvey> surveyFile(const std::filesystem::path& path, std::span<const
 
 // The names behind surveyFile, one reader per format (loaders/<id>/survey.cpp).
 namespace grimrock {
-Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path, std::span<const std::byte> bytes);
+Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path,
+                                                std::span<const std::byte> bytes);
 }
 namespace emi {
-Result<std::vector<std::string>> animationBones(const std::filesystem::path& path, std::span<const std::byte> bytes);
+Result<std::vector<std::string>> animationBones(const std::filesystem::path& path,
+                                                std::span<const std::byte> bytes);
 }
 namespace nwn {
 Result<std::string> supermodelName(const std::filesystem::path& path, std::span<const std::byte> bytes);

@@ -32,7 +32,8 @@ CliRun runCli(const std::string& args) {
     FILE* pipe = popen((std::string(HORDE_CLI) + " " + args + " 2>/dev/null").c_str(), "r");
     std::string out;
     char buffer[4096];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
+        out.append(buffer, n);
     int status = pclose(pipe);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
@@ -63,7 +64,8 @@ class Folder : public ::testing::Test {
         vertices = monster.meshes[0].vertexCount();
         nodes = monster.nodes.size();
         std::set<uint32_t> walked;
-        for (const horde::Channel& c : monster.clips[0].channels) walked.insert(c.node);
+        for (const horde::Channel& c : monster.clips[0].channels)
+            walked.insert(c.node);
         walkedNodes = walked.size();
         const fs::path src = dir.path / "src";
         // Grimrock: the animations moved into a sibling folder, as mods keep them.
@@ -74,10 +76,12 @@ class Folder : public ::testing::Test {
                        src / "grimrock/animations" / (std::string("beast_") + clip + ".animation"));
         // Another creature's animation: the same motion on nodes named otherwise.
         horde::Model other = horde::buildMonster(allocator);
-        for (horde::Node& n : other.nodes) n.name = "other_" + n.name;
+        for (horde::Node& n : other.nodes)
+            n.name = "other_" + n.name;
         other.clips.resize(1);
         writeModel(other, "grimrock", dir.path / "scratch/other.model");
-        fs::rename(dir.path / "scratch/other_walk.animation", src / "grimrock/animations/other_walk.animation");
+        fs::rename(dir.path / "scratch/other_walk.animation",
+                   src / "grimrock/animations/other_walk.animation");
         // SWTOR: a mesh and its skeleton.
         writeModel(monster, "swtor", src / "swtor/body.gr2");
         // EMI: a mesh, its skeleton and animations in a subfolder; a copy of the mesh beside a
@@ -85,7 +89,8 @@ class Folder : public ::testing::Test {
         writeModel(monster, "emi", src / "emi/mk.meshb");
         fs::create_directories(src / "emi/anims");
         for (const char* clip : {"walk", "attack"})
-            fs::rename(src / "emi" / (std::string("mk_") + clip + ".animb"), src / "emi/anims" / (std::string("mk_") + clip + ".animb"));
+            fs::rename(src / "emi" / (std::string("mk_") + clip + ".animb"),
+                       src / "emi/anims" / (std::string("mk_") + clip + ".animb"));
         fs::create_directories(src / "emi/alt");
         fs::copy_file(src / "emi/mk.meshb", src / "emi/alt/thing.meshb");
         fs::copy_file(src / "emi/mk.sklb", src / "emi/alt/rig.sklb");
@@ -125,7 +130,8 @@ class Folder : public ::testing::Test {
 
     static std::set<std::string> pairs(const json& record) {
         std::set<std::string> out;
-        for (const json& p : record["pairs"]) out.insert(p["kind"].get<std::string>() + " " + p["path"].get<std::string>());
+        for (const json& p : record["pairs"])
+            out.insert(p["kind"].get<std::string>() + " " + p["path"].get<std::string>());
         return out;
     }
 
@@ -170,12 +176,13 @@ TEST_F(Folder, InfoPairsEveryKindAndReportsWhatFitsNothing) {
     const json& mk = at(r, "emi/mk.meshb");
     EXPECT_EQ(mk["kind"], "mesh");
     EXPECT_EQ(pairs(mk), (std::set<std::string>{"skeleton emi/mk.sklb", "animation emi/anims/mk_attack.animb",
-                                               "animation emi/anims/mk_walk.animb"}));
+                                                "animation emi/anims/mk_walk.animb"}));
     EXPECT_EQ(mk["counts"]["clips"], 2);
     const json& thing = at(r, "emi/alt/thing.meshb");
     EXPECT_TRUE(thing["pairs"].empty()) << "two skeletons fit: ambiguous, so neither is guessed";
     ASSERT_FALSE(thing["warnings"].empty());
-    EXPECT_NE(thing["warnings"][0].get<std::string>().find("several skeletons fit it: emi/alt/rig.sklb, emi/mk.sklb"),
+    EXPECT_NE(thing["warnings"][0].get<std::string>().find(
+                  "several skeletons fit it: emi/alt/rig.sklb, emi/mk.sklb"),
               std::string::npos)
         << thing["warnings"][0];
     EXPECT_EQ(thing["counts"]["clips"], 0);
@@ -200,15 +207,18 @@ TEST_F(Folder, InfoPairsEveryKindAndReportsWhatFitsNothing) {
 TEST_F(Folder, InfoTextListsAnimationsUnderTheirModelAndSums) {
     CliRun r = runCli("info " + source);
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.out.find("model      grimrock/models/beast.model  grimrock: " + std::to_string(nodes) + " nodes, 1 mesh, " +
-                         std::to_string(vertices) + " vertices, 2 clips\n"
+    EXPECT_NE(r.out.find("model      grimrock/models/beast.model  grimrock: " + std::to_string(nodes) +
+                         " nodes, 1 mesh, " + std::to_string(vertices) +
+                         " vertices, 2 clips\n"
                          "  animation  grimrock/animations/beast_attack.animation\n"
                          "  animation  grimrock/animations/beast_walk.animation\n"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("warning    grimrock/animations/other_walk.animation: fits no model"), std::string::npos);
+    EXPECT_NE(r.out.find("warning    grimrock/animations/other_walk.animation: fits no model"),
+              std::string::npos);
     EXPECT_NE(r.out.find("error      "), std::string::npos);
-    EXPECT_NE(r.out.find("18 files: 5 models, 3 meshes, 3 skeletons, 5 animations (4 paired), 1 textures, 1 other; 1 error, 3 warnings\n"),
+    EXPECT_NE(r.out.find("18 files: 5 models, 3 meshes, 3 skeletons, 5 animations (4 paired), 1 textures, 1 "
+                         "other; 1 error, 3 warnings\n"),
               std::string::npos)
         << r.out;
 }
@@ -217,10 +227,12 @@ TEST_F(Folder, ShardsCoverTheFolderExactlyOnce) {
     std::multiset<std::string> seen;
     for (int i = 1; i <= 3; ++i) {
         CliRun r = runCli("info " + source + " --json --jobs 2 --shard " + std::to_string(i) + "/3");
-        for (const json& record : json::parse(r.out)) seen.insert(record["path"].get<std::string>());
+        for (const json& record : json::parse(r.out))
+            seen.insert(record["path"].get<std::string>());
     }
     std::multiset<std::string> all;
-    for (const json& record : records()) all.insert(record["path"].get<std::string>());
+    for (const json& record : records())
+        all.insert(record["path"].get<std::string>());
     EXPECT_EQ(seen, all);
     EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), seen.size());
     EXPECT_NE(runCli("info " + source + " --shard 4/3").code, 0);
@@ -230,8 +242,9 @@ TEST_F(Folder, ConvertMirrorsTheTreeAndKeepsGoingPastBadFiles) {
     const fs::path out = dir.path / "out";
     CliRun r = runCli("convert " + source + " --to gltf --out " + out.string() + " --jobs 2");
     EXPECT_EQ(r.code, 2) << "one model failed";
-    for (const char* written : {"grimrock/models/beast.glb", "swtor/body.glb", "nwn/beast_child.glb", "nwn/lib/beast_base.glb",
-                                "gltf/beast.glb", "emi/mk.glb", "emi/alt/thing.glb"})
+    for (const char* written :
+         {"grimrock/models/beast.glb", "swtor/body.glb", "nwn/beast_child.glb", "nwn/lib/beast_base.glb",
+          "gltf/beast.glb", "emi/mk.glb", "emi/alt/thing.glb"})
         EXPECT_TRUE(fs::is_regular_file(out / written)) << written;
     EXPECT_FALSE(fs::exists(out / "broken/cut.glb"));
     json manifest = json::parse(read(out / "manifest.json"));
@@ -239,7 +252,8 @@ TEST_F(Folder, ConvertMirrorsTheTreeAndKeepsGoingPastBadFiles) {
     EXPECT_EQ(manifest["converted"], 7);
     EXPECT_EQ(manifest["failed"], 1);
     std::map<std::string, json> bySource;
-    for (const json& m : manifest["models"]) bySource[m["source"]] = m;
+    for (const json& m : manifest["models"])
+        bySource[m["source"]] = m;
     EXPECT_EQ(bySource["swtor/body.gr2"]["pairs"], json::array({"swtor/body_skeleton.gr2"}));
     EXPECT_EQ(bySource["swtor/body.gr2"]["written"], json::array({"swtor/body.glb"}));
     EXPECT_TRUE(bySource["broken/cut.model"]["error"].is_string());
@@ -269,16 +283,18 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
     json j = json::parse(read(report / "report.json"));
     EXPECT_EQ(j["passed"], false);
     std::map<std::string, json> rows;
-    for (const json& m : j["models"]) rows[m["source"]] = m;
+    for (const json& m : j["models"])
+        rows[m["source"]] = m;
     ASSERT_EQ(rows.size(), 8u);
     EXPECT_EQ(rows["gltf/beast.glb"]["status"], "fail");
     EXPECT_GT(rows["gltf/beast.glb"]["max_position_error"].get<double>(), 0.1);
     EXPECT_EQ(rows["broken/cut.model"]["status"], "error");
-    for (const char* good : {"grimrock/models/beast.model", "swtor/body.gr2", "nwn/beast_child.mdl", "nwn/lib/beast_base.mdl",
-                             "emi/mk.meshb", "emi/alt/thing.meshb"}) {
+    for (const char* good : {"grimrock/models/beast.model", "swtor/body.gr2", "nwn/beast_child.mdl",
+                             "nwn/lib/beast_base.mdl", "emi/mk.meshb", "emi/alt/thing.meshb"}) {
         EXPECT_EQ(rows[good]["status"], "pass") << good << ": " << rows[good].dump();
         EXPECT_TRUE(fs::is_regular_file(report / rows[good]["report"].get<std::string>())) << good;
-        for (const json& t : rows[good]["thumbnails"]) EXPECT_TRUE(fs::is_regular_file(report / t.get<std::string>()));
+        for (const json& t : rows[good]["thumbnails"])
+            EXPECT_TRUE(fs::is_regular_file(report / t.get<std::string>()));
     }
     const std::string page = read(report / "index.html");
     EXPECT_NE(page.find("failures only"), std::string::npos);
@@ -286,28 +302,31 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
 
     // Two shards and their merge: the same rows.
     for (int i = 1; i <= 2; ++i)
-        runCli("validate " + source + " " + out.string() + " --report " + (dir.path / ("shard" + std::to_string(i))).string() +
-               options + " --shard " + std::to_string(i) + "/2");
+        runCli("validate " + source + " " + out.string() + " --report " +
+               (dir.path / ("shard" + std::to_string(i))).string() + options + " --shard " +
+               std::to_string(i) + "/2");
     const fs::path merged = dir.path / "merged";
-    EXPECT_EQ(runCli("validate " + source + " " + out.string() + " --report " + merged.string() + " --merge " +
-                     (dir.path / "shard1").string() + " " + (dir.path / "shard2").string())
+    EXPECT_EQ(runCli("validate " + source + " " + out.string() + " --report " + merged.string() +
+                     " --merge " + (dir.path / "shard1").string() + " " + (dir.path / "shard2").string())
                   .code,
               4);
     json m = json::parse(read(merged / "report.json"));
     ASSERT_EQ(m["models"].size(), 8u);
-    for (const json& row : m["models"]) EXPECT_EQ(row["status"], rows[row["source"]]["status"]) << row["source"];
+    for (const json& row : m["models"])
+        EXPECT_EQ(row["status"], rows[row["source"]]["status"]) << row["source"];
     EXPECT_TRUE(fs::is_regular_file(merged / rows["swtor/body.gr2"]["report"].get<std::string>()));
 
     // The pages in a real browser: no console errors, every image loaded, the filter and the sort.
     fs::create_directories(HORDE_TEST_ARTIFACTS);
     const std::string browser = std::string("node --experimental-websocket ") + HORDE_REPORT_CHECK + " " +
                                 (report / "index.html").string() + " " +
-                                (report / rows["swtor/body.gr2"]["report"].get<std::string>()).string() + " " +
-                                HORDE_TEST_ARTIFACTS + " 2>&1";
+                                (report / rows["swtor/body.gr2"]["report"].get<std::string>()).string() +
+                                " " + HORDE_TEST_ARTIFACTS + " 2>&1";
     FILE* pipe = popen(browser.c_str(), "r");
     std::string said;
     char buffer[4096];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) said.append(buffer, n);
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
+        said.append(buffer, n);
     int status = pclose(pipe);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << said;
     EXPECT_TRUE(fs::is_regular_file(fs::path(HORDE_TEST_ARTIFACTS) / "folder_report.png")) << said;
@@ -318,7 +337,8 @@ TEST_F(Folder, CrowdTakesEveryAnimatedModelAndSizesAMixedCrowdAlike) {
     const std::string common = " --headless --count 4 --frames 1 --width 64 --height 48 --out " + png;
     CliRun one = runCli("crowd --model " + source + "/grimrock" + common);
     EXPECT_EQ(one.code, 0);
-    EXPECT_NE(one.out.find("crowd model models/beast.model: 2 paired animations"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("crowd model models/beast.model: 2 paired animations"), std::string::npos)
+        << one.out;
     EXPECT_EQ(one.out.find("scale "), std::string::npos) << "one model keeps its file units";
 
     // The monster's height in the world, from its bind bounds: both copies scale by 2 / height.
@@ -329,10 +349,12 @@ TEST_F(Folder, CrowdTakesEveryAnimatedModelAndSizesAMixedCrowdAlike) {
     CliRun mixed = runCli("crowd --model " + source + "/grimrock " + source + "/gltf/beast.glb" + common);
     EXPECT_EQ(mixed.code, 0);
     size_t found = 0;
-    for (size_t at = mixed.out.find(" x "); at != std::string::npos; at = mixed.out.find(" x ", at + 1), ++found)
+    for (size_t at = mixed.out.find(" x "); at != std::string::npos;
+         at = mixed.out.find(" x ", at + 1), ++found)
         EXPECT_NEAR(std::stod(mixed.out.substr(at + 3)), factor, 1e-3 * factor) << mixed.out;
     EXPECT_EQ(found, 2u) << mixed.out;
-    CliRun file = runCli("crowd --model " + source + "/grimrock " + source + "/gltf/beast.glb --units file" + common);
+    CliRun file =
+        runCli("crowd --model " + source + "/grimrock " + source + "/gltf/beast.glb --units file" + common);
     EXPECT_EQ(file.code, 0);
     EXPECT_EQ(file.out.find("scale "), std::string::npos);
     EXPECT_NE(runCli("crowd --model " + source + "/textures" + common).code, 0) << "no animated model";

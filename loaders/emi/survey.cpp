@@ -1,11 +1,12 @@
 // The bones an EMI animation keys: each entry's bone name, read past its keys (an entry without
 // keys drives nothing), with the checks readClips makes on the same fields.
-#include "emi/emi.h"
 #include "survey.h"
+#include "emi/emi.h"
 
 namespace horde::emi {
 
-Result<std::vector<std::string>> animationBones(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+Result<std::vector<std::string>> animationBones(const std::filesystem::path& path,
+                                                std::span<const std::byte> bytes) {
     constexpr uint32_t kTranslate = 3, kRotate = 4;
     Reader r(bytes, path.string());
     readString(r, "animation name");
@@ -18,7 +19,8 @@ Result<std::vector<std::string>> animationBones(const std::filesystem::path& pat
         size_t at = r.offset();
         uint32_t operation = r.u32("operation");
         if (r.ok() && operation != kTranslate && operation != kRotate)
-            return failedAt(r, at, "operation", std::to_string(operation) + " is neither 3 (translation) nor 4 (rotation)");
+            return failedAt(r, at, "operation",
+                            std::to_string(operation) + " is neither 3 (translation) nor 4 (rotation)");
         r.u32("priority");
         r.u32("unused");
         uint32_t keys = r.u32("key count");

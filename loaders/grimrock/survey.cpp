@@ -1,11 +1,12 @@
 // The nodes a Grimrock animation drives: the item names, read past their keys (an item without
 // keys drives nothing), with the checks readAnimation makes on the same fields.
-#include "grimrock/grimrock.h"
 #include "survey.h"
+#include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
 
-Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path,
+                                                std::span<const std::byte> bytes) {
     constexpr uint64_t kKeyBytes = 12 + 16 + 12; // position, rotation, scale
     Reader r(bytes, path.string());
     r.expect("ANIM", "magic");
@@ -23,7 +24,8 @@ Result<std::vector<std::string>> animationNodes(const std::filesystem::path& pat
         std::string name = readString(r, at + ".node");
         size_t countAt = r.offset();
         int32_t keys = r.i32(at + ".numKeys");
-        if (r.ok() && keys < 0) r.failAt(countAt, at + ".numKeys", "count " + std::to_string(keys) + " is negative");
+        if (r.ok() && keys < 0)
+            r.failAt(countAt, at + ".numKeys", "count " + std::to_string(keys) + " is negative");
         if (!r.ok() || !r.fits(uint64_t(keys), kKeyBytes, at + ".keys")) return r.error();
         r.skip(size_t(keys) * kKeyBytes, at + ".keys");
         if (keys > 0) nodes.push_back(std::move(name));

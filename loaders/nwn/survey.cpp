@@ -1,7 +1,7 @@
 // The supermodel an NWN model names, from the model header (binary) or the `setsupermodel` line
 // (ASCII), read as the loaders read them.
-#include "nwn/nwn.h"
 #include "survey.h"
+#include "nwn/nwn.h"
 
 namespace horde::nwn {
 
