@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <thread>
 #include <tuple>
 
 #include <fcntl.h>
@@ -27,18 +29,37 @@ namespace {
 constexpr int kExitMismatch = 4;
 constexpr uint32_t kThumbnailWidth = 96;
 
+// The environment of each per-model process. Lavapipe rasterizes on a thread per core; `jobs`
+// devices at once would each start that many, so each gets its share of the cores instead
+// (LP_NUM_THREADS, read by lavapipe alone; a value the user set is kept).
+std::vector<std::string> childEnvironment(unsigned jobs) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+        env.emplace_back(*e);
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    if (jobs > 1 && !std::getenv("LP_NUM_THREADS"))
+        env.push_back("LP_NUM_THREADS=" + std::to_string(std::max(1u, cores / jobs)));
+    return env;
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (const std::string& s : strings)
+        out.push_back(const_cast<char*>(s.c_str()));
+    out.push_back(nullptr);
+    return out;
+}
+
 // Runs argv with stdout and stderr into `log`; its exit status, or -1 when it could not start.
-int runLogged(const std::vector<std::string>& args, const std::filesystem::path& log) {
-    std::vector<char*> argv;
-    for (const std::string& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
+int runLogged(const std::vector<std::string>& args, const std::vector<std::string>& env,
+              const std::filesystem::path& log) {
+    std::vector<char*> argv = pointers(args), envp = pointers(env);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     pid_t pid = 0;
-    int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) return -1;
     int status = 0;
@@ -108,7 +129,7 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         command.insert(command.end(), {"--search-path", s});
     command.insert(command.end(), {"--report", reportDir.string()});
     command.insert(command.end(), args.passThrough.begin(), args.passThrough.end());
-    const int code = runLogged(command, reportDir / "log.txt");
+    const int code = runLogged(command, childEnvironment(args.jobs.threads()), reportDir / "log.txt");
     row.status = code == 0 ? "pass" : code == kExitMismatch ? "fail" : "error";
     if (row.status == "error") row.error = lastLine(reportDir / "log.txt");
     if (std::filesystem::is_regular_file(reportDir / "report.json", ec)) {
