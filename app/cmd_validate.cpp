@@ -197,6 +197,8 @@ Command addValidateCommand(CLI::App& app) {
         "validate",
         "horde validate A B: check that B (`other`) is the same creature as A (`model`, a source completed "
         "by --skeleton/--anim; give B right after A): hierarchy, joints, vertex counts, poses and renders.\n"
+        "Given a source folder and the folder `convert` wrote from it: every model, each with its pairs, and one "
+        "report (index.html, report.json; exit 4 if any model does not pass).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
     args->a.addOptions(*cmd); // A with its --skeleton / --anim files
