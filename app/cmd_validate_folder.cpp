@@ -107,12 +107,16 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     row.source = f.rel;
     row.converted = converted;
     row.status = "error";
+    row.worst = INFINITY; // until a report says otherwise: rows that could not be measured sort first
     if (!f.error.empty()) {
         row.error = f.error;
         return row;
     }
     if (converted.empty()) {
-        row.error = "no converted file for it in " + args.converted;
+        // Nothing was written from a source that does not load: its own error says why.
+        HeapMeshAllocator allocator;
+        Result<Model> source = inputFor(folder, pairs, i).load(allocator);
+        row.error = source ? "no converted file for it in " + args.converted : source.error().message;
         return row;
     }
     const std::string dir = "models/" + f.rel;

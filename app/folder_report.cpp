@@ -188,8 +188,8 @@ std::string html(const FolderReport& r) {
         failing += row.status != "pass";
     std::string h =
         "<!doctype html><html lang=en><meta charset=utf-8><title>horde validate: folder</title>\n"
-        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px "
-        "8px;text-align:left;vertical-align:middle}"
+        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left;"
+        "vertical-align:middle}td.detail{max-width:40em;overflow-wrap:anywhere}td.renders{white-space:nowrap}"
         "img{height:72px;border:1px solid #888;margin-right:2px}.pass{color:#080}.fail,.error{color:#c00}"
         "tr[hidden]{display:none}</style>\n";
     h += "<h1>horde validate: " +
@@ -203,10 +203,9 @@ std::string html(const FolderReport& r) {
          "<option value=worst>worst figure</option><option value=name>name</option></select></label> &nbsp; "
          "<span id=shown>" +
          std::to_string(r.rows.size()) + "</span> shown</p>\n";
-    h += "<table id=models><thead><tr><th>model</th><th>result</th><th>max position error</th><th>differing "
-         "pixels</th>"
-         "<th>worst / threshold</th><th>failed checks, error</th><th>A (source), B "
-         "(converted)</th></tr></thead><tbody>\n";
+    h += "<table id=models><thead><tr><th>model</th><th>result</th><th>A (source), B (converted)</th>"
+         "<th>max position error</th><th>differing pixels</th><th>worst / threshold</th>"
+         "<th>failed checks, error</th></tr></thead><tbody>\n";
     for (const ModelRow& row : r.rows) {
         std::string checks;
         for (const std::string& c : row.failedChecks)
@@ -221,10 +220,11 @@ std::string html(const FolderReport& r) {
                                      : "<a href=\"" + href(row.report) + "\">" + escape(row.source) + "</a>";
         h += "<tr data-status=" + row.status + " data-name=\"" + escape(row.source) +
              "\" data-worst=" + (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name +
-             "</td><td class=" + row.status + ">" + row.status + "</td><td>" + number(row.maxPositionError) +
-             "</td><td>" + (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") +
-             "</td><td>" + (std::isfinite(row.worst) ? number(row.worst) : "&infin;") + "</td><td>" + checks +
-             "</td><td>" + thumbs + "</td></tr>\n";
+             "</td><td class=" + row.status + ">" + row.status + "</td><td class=renders>" + thumbs + "</td><td>" +
+             number(row.maxPositionError) + "</td><td>" +
+             (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") + "</td><td>" +
+             (std::isfinite(row.worst) ? number(row.worst) : "&infin;") + "</td><td class=detail>" + checks +
+             "</td></tr>\n";
     }
     h += "</tbody></table>\n";
     h += kScript;

@@ -289,6 +289,8 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
     EXPECT_EQ(rows["gltf/beast.glb"]["status"], "fail");
     EXPECT_GT(rows["gltf/beast.glb"]["max_position_error"].get<double>(), 0.1);
     EXPECT_EQ(rows["broken/cut.model"]["status"], "error");
+    EXPECT_NE(rows["broken/cut.model"]["error"].get<std::string>().find("offset "), std::string::npos)
+        << "the source's own error, with its offset";
     for (const char* good : {"grimrock/models/beast.model", "swtor/body.gr2", "nwn/beast_child.mdl",
                              "nwn/lib/beast_base.mdl", "emi/mk.meshb", "emi/alt/thing.meshb"}) {
         EXPECT_EQ(rows[good]["status"], "pass") << good << ": " << rows[good].dump();

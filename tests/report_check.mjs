@@ -87,9 +87,13 @@ async function open(file, shot) {
 
 try {
   const folder = await open(folderPage, 'folder_report.png');
-  const rows = await folder(`Array.from(document.querySelectorAll('#models tbody tr')).map(r => ({ status: r.dataset.status, worst: Number(r.dataset.worst), hidden: r.hidden }))`);
+  // The figures come back as text: JSON, which carries them out of the page, has no Infinity.
+  const rows = (await folder(`Array.from(document.querySelectorAll('#models tbody tr')).map(r => ({ status: r.dataset.status, worst: r.dataset.worst }))`))
+    .map((r) => ({ ...r, worst: Number(r.worst) }));
   for (let i = 1; i < rows.length; ++i)
     if (rows[i - 1].worst < rows[i].worst) problems.push(`folder report: row ${i} is worse than the row above it`);
+  for (const [i, row] of rows.entries())
+    if (row.status === 'error' && row.worst !== Infinity) problems.push(`folder report: error row ${i} does not sort first`);
   const failing = rows.filter((r) => r.status !== 'pass').length;
   const shown = await folder(`document.getElementById('failures').click(); Array.from(document.querySelectorAll('#models tbody tr')).filter(r => !r.hidden).map(r => r.dataset.status)`);
   if (shown.length !== failing || shown.includes('pass'))
