@@ -236,6 +236,8 @@ TEST_F(Folder, ShardsCoverTheFolderExactlyOnce) {
     EXPECT_EQ(seen, all);
     EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), seen.size());
     EXPECT_NE(runCli("info " + source + " --shard 4/3").code, 0);
+    EXPECT_EQ(runCli("info " + source + " --json --jobs 1").out, runCli("info " + source + " --json --jobs 3").out)
+        << "threads change nothing but the time";
 }
 
 TEST_F(Folder, ConvertMirrorsTheTreeAndKeepsGoingPastBadFiles) {
