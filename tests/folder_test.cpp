@@ -322,7 +322,7 @@ TEST_F(Folder, ValidateReportsTheCorruptedModelAndOpensInChromium) {
 
     // The pages in a real browser: no console errors, every image loaded, the filter and the sort.
     fs::create_directories(HORDE_TEST_ARTIFACTS);
-    const std::string browser = std::string("node --experimental-websocket ") + HORDE_REPORT_CHECK + " " +
+    const std::string browser = std::string("node ") + HORDE_REPORT_CHECK + " " +
                                 (report / "index.html").string() + " " +
                                 (report / rows["swtor/body.gr2"]["report"].get<std::string>()).string() +
                                 " " + HORDE_TEST_ARTIFACTS + " 2>&1";

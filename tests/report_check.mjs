@@ -1,8 +1,9 @@
-// Opens horde's validate reports in headless Chromium over the DevTools protocol (Node's own
-// WebSocket: node --experimental-websocket) and checks what a user sees: no console errors or
-// exceptions, no failed request, every image loaded; on the folder report, that "failures only"
-// hides every passing row and that rows sort by their worst figure. Keeps a screenshot of each.
-//   node --experimental-websocket tests/report_check.mjs FOLDER_INDEX MODEL_INDEX ARTIFACT_DIR
+// Opens horde's validate reports in headless Chromium over the DevTools protocol (on a pipe:
+// --remote-debugging-pipe, JSON messages ended by NUL on file descriptors 3 and 4, so any Node
+// will do) and checks what a user sees: no console errors or exceptions, no failed request,
+// every image loaded; on the folder report, that "failures only" hides every passing row and
+// that rows sort by their worst figure. Keeps a screenshot of each.
+//   node tests/report_check.mjs FOLDER_INDEX MODEL_INDEX ARTIFACT_DIR
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,12 @@ const profile = mkdtempSync(join(tmpdir(), 'horde-chromium-'));
 const chromium = spawn(process.env.HORDE_CHROMIUM || '/usr/bin/chromium', [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--window-size=1280,900',
-  `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe'] });
+  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
 
 const problems = [];
+let said = '';
+chromium.stderr.on('data', (chunk) => { said += chunk; });
 const exited = new Promise((resolve) => chromium.on('exit', resolve));
 async function finish(code) {
   chromium.kill();
@@ -26,36 +29,30 @@ async function finish(code) {
   for (const p of problems) console.error(p);
   process.exit(code || (problems.length ? 1 : 0));
 }
-setTimeout(() => { problems.push('timed out'); finish(1); }, 60000);
+setTimeout(() => { problems.push(`timed out; Chromium said: ${said}`); finish(1); }, 60000);
 
-const endpoint = await new Promise((resolve, reject) => {
-  let said = '';
-  chromium.stderr.on('data', (chunk) => {
-    said += chunk;
-    const found = said.match(/DevTools listening on (ws:\/\/\S+)/);
-    if (found) resolve(found[1]);
-  });
-  chromium.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${said}`)));
-}).catch((e) => { problems.push(e.message); finish(1); });
-
-const socket = new WebSocket(endpoint);
-await new Promise((resolve) => socket.addEventListener('open', resolve));
-let nextId = 1;
+const toChromium = chromium.stdio[3], fromChromium = chromium.stdio[4];
+fromChromium.setEncoding('utf8');
+let nextId = 1, received = '';
 const pending = new Map(), listeners = [];
-socket.addEventListener('message', (event) => {
-  const message = JSON.parse(event.data);
-  if (message.id && pending.has(message.id)) {
-    const { resolve, reject } = pending.get(message.id);
-    pending.delete(message.id);
-    message.error ? reject(new Error(JSON.stringify(message.error))) : resolve(message.result);
-  } else if (message.method) {
-    for (const l of listeners) l(message);
+fromChromium.on('data', (chunk) => {
+  received += chunk;
+  for (let end = received.indexOf('\0'); end >= 0; end = received.indexOf('\0')) {
+    const message = JSON.parse(received.slice(0, end));
+    received = received.slice(end + 1);
+    if (message.id && pending.has(message.id)) {
+      const { resolve, reject } = pending.get(message.id);
+      pending.delete(message.id);
+      message.error ? reject(new Error(JSON.stringify(message.error))) : resolve(message.result);
+    } else if (message.method) {
+      for (const l of listeners) l(message);
+    }
   }
 });
 const send = (method, params = {}, sessionId) => new Promise((resolve, reject) => {
   const id = nextId++;
   pending.set(id, { resolve, reject });
-  socket.send(JSON.stringify({ id, method, params, sessionId }));
+  toChromium.write(JSON.stringify({ id, method, params, sessionId }) + '\0');
 });
 
 async function open(file, shot) {
