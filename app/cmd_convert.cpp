@@ -1,7 +1,10 @@
 // horde convert IN --to <id> --out PATH: writes a model (or the built-in monster) in a format.
 #include <cstdio>
 
+#include <filesystem>
+
 #include "commands.h"
+#include "folder_commands.h"
 #include "loader.h"
 #include "model_input.h"
 
@@ -11,9 +14,11 @@ namespace {
 struct ConvertArgs {
     ModelInput input;
     std::string to, out;
+    FolderJobs jobs;
 };
 
 int run(const ConvertArgs& a) {
+    if (std::filesystem::is_directory(a.input.model)) return runConvertFolder(a.input.model, a.to, a.out, a.jobs);
     const Format* format = findFormat(a.to);
     if (!format || !format->write) {
         std::string known;
@@ -38,11 +43,12 @@ int run(const ConvertArgs& a) {
 } // namespace
 
 Command addConvertCommand(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("convert", "write a model in another format");
+    CLI::App* cmd = app.add_subcommand("convert", "write a model, or every model of a folder, in another format");
     auto args = std::make_shared<ConvertArgs>();
     args->input.addOptions(*cmd);
     cmd->add_option("--to", args->to, "format id")->required();
-    cmd->add_option("--out", args->out, "file to write")->required();
+    cmd->add_option("--out", args->out, "file to write (for a folder: the folder to mirror it into)")->required();
+    args->jobs.addOptions(*cmd);
     return {cmd, [args] { return run(*args); }};
 }
 

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "crowd_options.h"
+#include "crowd_sources.h"
 #include "crowd_window.h"
 #include "gpu_session.h"
 #include "render/headless.h"
@@ -39,10 +40,13 @@ bool hasDisplay() {
 int runHeadless(CrowdArgs& a) {
     GpuSession session;
     std::vector<Model*> models;
-    if (int code = GpuSession::openAll(a.device, a.input, a.models, session, models); code != kExitOk)
+    std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
+    if (inputs.empty()) return kExitBadInput;
+    if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk)
         return session.finish(code);
     {
-        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(*session.device, models);
+        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
+            crowdModels(*session.device, models, crowdScales(models, inputs, a.crowd.units));
         CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,
                          a.crowd.settings(kOffscreenColorFormat, kFramesInFlight));
         float aspect = float(a.width) / float(a.height);
@@ -59,7 +63,7 @@ int runHeadless(CrowdArgs& a) {
             for (const LodChain& chain : cm.lods())
                 for (const LodLevel& level : chain.levels)
                     levels += " " + std::to_string(level.vertexCount);
-            std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", a.models[m].c_str(),
+            std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", inputs[m].model.c_str(),
                         cm.model().meshes.size(), cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
                         double(cm.worldSphere().w));
         }
@@ -94,7 +98,7 @@ Command addCrowdCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
     auto args = std::make_shared<CrowdArgs>();
     args->input.addOptions(*cmd, false);
-    cmd->add_option("--model", args->models, "model file(s), or `monster` (default); several share the crowd")
+    cmd->add_option("--model", args->models, "model file(s) or folder(s) (every animated model in it, with its paired animations), or `monster` (default); several share the crowd")
         ->expected(1, -1);
     args->device.addOptions(*cmd);
     cmd->add_option("--count", args->count, "instances")->check(CLI::Range(1u, 1u << 20));

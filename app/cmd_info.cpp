@@ -1,5 +1,4 @@
 // horde info MODEL [--json]: what a file holds, as text or as the JSON users script against.
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -8,6 +7,7 @@
 
 #include "anim/reference.h"
 #include "commands.h"
+#include "folder_commands.h"
 #include "model_input.h"
 
 namespace horde {
@@ -70,59 +70,25 @@ void printSummary(const Model& model) {
     for (const std::string& w : model.warnings) std::printf("warning  %s\n", w.c_str());
 }
 
-// `horde info DIR`: every file under DIR, one status line each, past any number of bad files.
-int walkFolder(const ModelInput& input, bool json) {
-    std::vector<std::filesystem::path> files;
-    std::error_code error;
-    for (auto it = std::filesystem::recursive_directory_iterator(input.model, error);
-         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error))
-        if (it->is_regular_file()) files.push_back(it->path());
-    if (error) {
-        std::fprintf(stderr, "horde: %s: %s\n", input.model.c_str(), error.message().c_str());
-        return kExitBadInput;
-    }
-    std::sort(files.begin(), files.end());
-    nlohmann::json report = nlohmann::json::array();
-    size_t good = 0, bad = 0;
-    for (size_t i = 0; i < files.size(); ++i) {
-        std::fprintf(stderr, "\r[%zu/%zu] %s\033[K", i + 1, files.size(), files[i].filename().c_str());
-        ModelInput one = input;
-        one.model = files[i].string();
-        HeapMeshAllocator allocator;
-        Result<Model> model = one.load(allocator);
-        nlohmann::json entry{{"file", one.model}};
-        if (model) {
-            ++good;
-            size_t vertices = 0;
-            for (const Mesh& m : model->meshes) vertices += m.vertexCount();
-            entry.update({{"status", "ok"}, {"format", model->format}, {"nodes", model->nodes.size()},
-                          {"meshes", model->meshes.size()}, {"vertices", vertices}, {"clips", model->clips.size()}});
-            if (!json)
-                std::printf("ok     %s: %s, %zu nodes, %zu meshes, %zu vertices, %zu clips\n", one.model.c_str(),
-                            model->format.c_str(), model->nodes.size(), model->meshes.size(), vertices, model->clips.size());
-        } else {
-            ++bad;
-            entry.update({{"status", "error"}, {"error", model.error().message}});
-            if (!json) std::printf("error  %s\n", model.error().message.c_str());
-        }
-        report.push_back(entry);
-    }
-    std::fprintf(stderr, "\r\033[K");
-    if (json) std::cout << nlohmann::json{{"files", report}, {"ok", good}, {"errors", bad}}.dump(2) << "\n";
-    else std::printf("%zu files: %zu ok, %zu with errors\n", files.size(), good, bad);
-    return bad ? int(kExitBadInput) : int(kExitOk);
-}
-
 } // namespace
 
 Command addInfoCommand(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("info", "summarize a model, or every file in a folder (no GPU needed)");
+    CLI::App* cmd = app.add_subcommand(
+        "info", "summarize a model, or a folder: every model with its paired files, and a summary (no GPU needed)");
     auto input = std::make_shared<ModelInput>();
     auto json = std::make_shared<bool>(false);
+    auto jobs = std::make_shared<FolderJobs>();
     input->addOptions(*cmd);
-    cmd->add_flag("--json", *json, "print JSON (format, nodes, meshes, clips, bounds)");
+    cmd->add_flag("--json", *json, "print JSON (format, nodes, meshes, clips, bounds; for a folder, one record per file)");
+    jobs->addOptions(*cmd);
     return {cmd, [=] {
-                if (std::filesystem::is_directory(input->model)) return walkFolder(*input, *json);
+                if (std::filesystem::is_directory(input->model)) {
+                    if (!input->skeleton.empty() || !input->anims.empty()) {
+                        std::fprintf(stderr, "horde: a folder pairs its own files: --skeleton and --anim take a model file\n");
+                        return int(kExitUsage);
+                    }
+                    return runInfoFolder(input->model, *json, *jobs);
+                }
                 HeapMeshAllocator allocator;
                 Result<Model> model = input->load(allocator);
                 if (!model) {

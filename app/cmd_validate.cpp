@@ -2,12 +2,14 @@
 // metre frame, and headless renders from the source's camera; a report folder and an exit code.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/reference.h"
 #include "commands.h"
+#include "folder_commands.h"
 #include "gpu_session.h"
 #include "render/headless.h"
 #include "render/view.h"
@@ -183,6 +185,34 @@ int run(ValidateArgs& args) {
     }
     return session.finish(report.passed ? kExitOk : kExitMismatch);
 }
+
+// What each model of a folder is validated with: the options given here, as the per-model
+// command takes them (the folder decides its skeletons and animations).
+std::vector<std::string> perModelOptions(const ValidateArgs& a) {
+    auto text = [](double v) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.17g", v);
+        return std::string(buffer);
+    };
+    std::vector<std::string> out{a.device.validation ? "--validation" : "--no-validation",
+                                 "--max-position-error", text(a.maxPositionError),
+                                 "--max-differing-pixels", text(a.maxDifferingPixels),
+                                 "--pixel-tolerance", std::to_string(a.pixelTolerance),
+                                 "--width", std::to_string(a.width), "--height", std::to_string(a.height),
+                                 "--max-uv-error", text(a.tolerances.uv),
+                                 "--max-normal-angle", text(a.tolerances.normalDegrees),
+                                 "--max-tangent-angle", text(a.tolerances.tangentDegrees),
+                                 "--max-color-error", text(a.tolerances.color),
+                                 "--max-weight-error", text(a.tolerances.weight)};
+    if (!a.device.device.empty()) out.insert(out.end(), {"--device", a.device.device});
+    if (!a.clip.empty()) out.insert(out.end(), {"--clip", a.clip});
+    if (!a.times.empty()) {
+        std::string times;
+        for (double t : a.times) times += (times.empty() ? "" : ",") + text(t);
+        out.insert(out.end(), {"--times", times});
+    }
+    return out;
+}
 } // namespace
 
 Command addValidateCommand(CLI::App& app) {
@@ -195,6 +225,8 @@ Command addValidateCommand(CLI::App& app) {
         "differ, "
         "by position), "
         "poses and renders (shaded, UV checker, normals as colours).\n"
+        "Given a source folder and the folder `convert` wrote from it: every model, each with its pairs, and one "
+        "report (index.html, report.json; exit 4 if any model does not pass).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
     args->a.addOptions(*cmd); // A with its --skeleton / --anim files
@@ -227,7 +259,21 @@ Command addValidateCommand(CLI::App& app) {
         ->check(CLI::Range(0, 255));
     cmd->add_option("--width", args->width, "render width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "render height")->check(CLI::Range(16u, 8192u));
-    return {cmd, [args] { return run(*args); }};
+    auto folder = std::make_shared<ValidateFolderArgs>();
+    folder->jobs.addOptions(*cmd);
+    cmd->add_option("--merge", folder->merge,
+                    "join the folder reports of these shard runs into --report (A and B as in the shard runs)")
+        ->expected(1, -1);
+    return {cmd, [args, folder] {
+                if (!folder->merge.empty() || std::filesystem::is_directory(args->a.model)) {
+                    folder->source = args->a.model;
+                    folder->converted = args->b;
+                    folder->report = args->report.empty() ? "validate-report" : args->report;
+                    folder->passThrough = perModelOptions(*args);
+                    return runValidateFolder(*folder);
+                }
+                return run(*args);
+            }};
 }
 
 } // namespace horde

@@ -11,6 +11,10 @@ void CrowdOptions::addOptions(CLI::App& command) {
         ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--lod-error", lodErrorPixels, "largest error a level or a shared pose may show, in pixels")
         ->check(CLI::Range(0.0f, 1000.0f));
+    command.add_option("--units", units,
+                       "height: every model scaled to one common height (printed per model); file: the files' own "
+                       "units; auto (default): height when the crowd has more than one model")
+        ->check(CLI::IsMember({"auto", "height", "file"}));
     command.add_option("--view", view, "overview: the whole crowd; street: eye height at its near edge")
         ->check(CLI::IsMember({"overview", "street"}));
 }
@@ -32,11 +36,14 @@ OrbitCamera initialCamera(const CrowdScene& scene, const std::string& view, floa
     return frameBounds(scene.worldBounds(), aspect, 0.6f, 0.55f);
 }
 
-std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models) {
+std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models,
+                                                     const std::vector<float>& scales) {
     std::vector<std::unique_ptr<CrowdModel>> out;
-    for (Model* model : models) {
-        uploadMeshes(device, *model);
-        out.push_back(std::make_unique<CrowdModel>(device, *model));
+    for (size_t m = 0; m < models.size(); ++m) {
+        uploadMeshes(device, *models[m]);
+        CrowdModelOptions options;
+        options.scale = scales.at(m);
+        out.push_back(std::make_unique<CrowdModel>(device, *models[m], options));
     }
     return out;
 }

@@ -18,6 +18,7 @@ struct CrowdOptions {
     std::string cull = "on";
     float lodErrorPixels = 1.0f;
     std::string view = "overview";
+    std::string units = "auto";
 
     void addOptions(CLI::App& command);
     CrowdSettings settings(VkFormat colorFormat, uint32_t slots) const;
@@ -26,8 +27,10 @@ struct CrowdOptions {
 // The camera a view starts from: overview frames the whole crowd, street stands at its edge.
 OrbitCamera initialCamera(const CrowdScene& scene, const std::string& view, float aspect);
 
-// Every loaded model made ready for crowds (LOD chains, motion bounds, GPU tables).
-std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models);
+// Every loaded model made ready for crowds (LOD chains, motion bounds, GPU tables), each drawn
+// at its scale (crowd_sources.h).
+std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models,
+                                                     const std::vector<float>& scales);
 std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);
 
 } // namespace horde

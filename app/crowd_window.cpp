@@ -8,6 +8,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "crowd_sources.h"
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
@@ -79,14 +80,16 @@ int runCrowdWindow(const WindowArgs& a) {
     std::vector<std::string> extensions = Window::requiredExtensions();
     GpuSession session;
     std::vector<Model*> models;
-    if (int code = GpuSession::openAll(a.device, a.input, a.models, session, models, true, extensions); code != kExitOk)
+    std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
+    if (inputs.empty()) return kExitBadInput;
+    if (int code = GpuSession::openAll(a.device, inputs, session, models, true, extensions); code != kExitOk)
         return session.finish(code);
     Device& device = *session.device;
     {
         Window window(a.width, a.height, "horde");
         Swapchain swapchain(device, window, kSlots);
         FrameSlots slots(device, kSlots);
-        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(device, models);
+        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
         Controls c;
         c.count = a.count;
         c.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;

@@ -33,20 +33,14 @@ Model* GpuSession::loadAnother(const ModelInput& input) {
     return others.back().get();
 }
 
-int GpuSession::openAll(const DeviceChoice& choice, const ModelInput& shared, const std::vector<std::string>& files,
-                        GpuSession& out, std::vector<Model*>& models, bool swapchain,
-                        std::vector<std::string> instanceExtensions) {
-    auto withModel = [&](const std::string& file) {
-        ModelInput input = shared;
-        input.model = file;
-        return input;
-    };
+int GpuSession::openAll(const DeviceChoice& choice, const std::vector<ModelInput>& inputs, GpuSession& out,
+                        std::vector<Model*>& models, bool swapchain, std::vector<std::string> instanceExtensions) {
     models.clear();
-    if (int code = open(choice, withModel(files.at(0)), out, swapchain, std::move(instanceExtensions)); code != kExitOk)
+    if (int code = open(choice, inputs.at(0), out, swapchain, std::move(instanceExtensions)); code != kExitOk)
         return code;
     models.push_back(&*out.model);
-    for (size_t m = 1; m < files.size(); ++m) {
-        Model* more = out.loadAnother(withModel(files[m]));
+    for (size_t m = 1; m < inputs.size(); ++m) {
+        Model* more = out.loadAnother(inputs[m]);
         if (!more) {
             models.clear();
             return kExitBadInput;

@@ -20,10 +20,10 @@ struct GpuSession {
                     std::vector<std::string> instanceExtensions = {});
     // Loads one more model into GPU memory; prints the error and returns null on failure.
     Model* loadAnother(const ModelInput& input);
-    // Opens the device with `files[0]` (completed by `shared`'s skeleton, animations and search
-    // paths) and loads the others beside it: every model of a crowd. Empty `models` on failure.
-    static int openAll(const DeviceChoice& choice, const ModelInput& shared, const std::vector<std::string>& files,
-                       GpuSession& out, std::vector<Model*>& models, bool swapchain = false,
+    // Opens the device with `inputs[0]` and loads the others beside it: every model of a crowd.
+    // Empty `models` on failure.
+    static int openAll(const DeviceChoice& choice, const std::vector<ModelInput>& inputs, GpuSession& out,
+                       std::vector<Model*>& models, bool swapchain = false,
                        std::vector<std::string> instanceExtensions = {});
     // Reports what the validation layers said; device trouble if they complained.
     int finish(int code);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "anim/reference.h"
 #include "render/view.h"
 #include "vk/device.h"
@@ -71,7 +73,7 @@ void uploadMeshes(Device& device, Model& model) {
 }
 
 CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptions& options)
-    : model_(model), tables_(buildAnimationTables(model)), axesToWorld_(horde::axesToWorld(model.axes)),
+    : model_(model), tables_(buildAnimationTables(model)), axesToWorld_(glm::scale(glm::mat4(1.0f), glm::vec3(options.scale)) * horde::axesToWorld(model.axes)),
       clockwise_(frontFaceClockwise(model.axes)), bucketsPerClip_(std::max(options.bucketsPerClip, 1u)) {
     const Bounds bind = bindPoseBounds(model);
     motion_ = options.crowd ? motionBounds(model) : bindPoseOnly(bind, model.clips.size());
@@ -93,7 +95,7 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
         std::vector<uint32_t> indices; // every level's submeshes, each `batch` times over
         for (const LodLevel& level : chain.levels) {
             gpu::CullLevel record{};
-            record.error = level.error;
+            record.error = level.error * options.scale;
             record.vertexCount = level.vertexCount;
             record.mesh = uint32_t(cullMeshes_.size() - 1);
             record.firstSubmesh = uint32_t(levelSubmeshes_.size());
@@ -124,7 +126,9 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
     buffers_.times = uploadTable(device, tables_.times, "key times");
     buffers_.values = uploadTable(device, tables_.values, "key values");
     buffers_.joints = uploadTable(device, tables_.joints, "joints");
-    buffers_.clipSpeed = uploadTable(device, motion_.clipSpeed, "clip vertex speed bounds");
+    std::vector<float> clipSpeed = motion_.clipSpeed;
+    for (float& speed : clipSpeed) speed *= options.scale;
+    buffers_.clipSpeed = uploadTable(device, clipSpeed, "clip vertex speed bounds");
     buffers_.meshes = uploadTable(device, cullMeshes_, "cull meshes");
     buffers_.levels = uploadTable(device, cullLevels_, "cull levels");
     buffers_.submeshes = uploadTable(device, levelSubmeshes_, "level submeshes");

@@ -37,6 +37,9 @@ struct CrowdModelOptions {
     bool crowd = true;
     LodOptions lod{.maxLevels = HORDE_MAX_LEVELS};
     uint32_t bucketsPerClip = 64; // shared poses per clip (animation LOD)
+    // World units per model unit, after the axes: a crowd of models from several sources sizes
+    // them alike. Scales the placement, and the LOD errors and clip speeds culling compares.
+    float scale = 1.0f;
 };
 
 class CrowdModel {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "monster.h"
+#include "survey.h"
 
 namespace horde::fuzz {
 
@@ -64,6 +65,9 @@ Outcome Exercise::run(std::span<const std::byte> bytes) const {
     }
     // EMI tells its three files apart by extension alone.
     if (std::string_view(format_.id) == "emi") load(input_.parent_path() / "fuzz.sklb", LoadOptions{});
+    // The folder commands survey every file before any load (loaders/survey.h).
+    (void)surveyFile(input_, bytes);
+    if (std::string_view(format_.id) == "emi") (void)surveyFile(input_.parent_path() / "fuzz.animb", bytes);
     if (format_.loadClips) {
         Model bind;
         bind.nodes = target_.nodes;

@@ -1,0 +1,23 @@
+#pragma once
+// Where a crowd's models come from and how big each is drawn: files, each completed by the
+// shared --skeleton/--anim/--search-path, and folders, each giving its animated models with
+// their own pairs; then one scale per model (--units).
+#include <string>
+#include <vector>
+
+#include "model_input.h"
+
+namespace horde {
+
+// Empty (with the reason printed) when a folder has no animated model.
+std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<std::string>& models);
+
+// The height every model is scaled to in a mixed crowd, in world units.
+constexpr float kCommonHeight = 2.0f;
+
+// units "height": each model scaled so its bind pose stands kCommonHeight tall; "file": as the
+// file has it; "auto": height when the crowd has more than one model. Prints each factor.
+std::vector<float> crowdScales(const std::vector<Model*>& models, const std::vector<ModelInput>& inputs,
+                               const std::string& units);
+
+} // namespace horde

@@ -1,0 +1,241 @@
+#include "folder_pairs.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "jobs.h"
+#include "loader.h"
+
+namespace horde {
+
+namespace {
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+// nwn and nwn-ascii are one family: a chain may mix them.
+std::string family(const FolderFile& f) {
+    return f.survey.formatId == "nwn-ascii" ? "nwn" : f.survey.formatId;
+}
+
+bool usable(const FolderFile& f, const char* fam, FileKind kind) {
+    return f.error.empty() && f.survey.kind == kind && family(f) == fam;
+}
+
+std::string list(const Folder& folder, const std::vector<size_t>& indices) {
+    std::string out;
+    for (size_t k = 0; k < indices.size() && k < 3; ++k)
+        out += (k ? ", " : "") + folder.files[indices[k]].rel;
+    if (indices.size() > 3) out += " and " + std::to_string(indices.size() - 3) + " more";
+    return out;
+}
+
+using Names = std::unordered_set<std::string>;
+
+// Node names of Grimrock models (as written) and EMI skeletons (lower case: EMI ignores case),
+// and which EMI and SWTOR meshes carry bone weights their own file cannot bind.
+struct Loaded {
+    std::vector<Names> nodes;
+    std::vector<char> needsSkeleton;
+};
+
+Loaded loadWhatRulesNeed(const Folder& folder, unsigned jobs) {
+    const std::vector<FolderFile>& files = folder.files;
+    Loaded loaded{std::vector<Names>(files.size()), std::vector<char>(files.size(), 0)};
+    parallelFor(
+        files.size(), jobs,
+        [&](size_t i) {
+            const FolderFile& f = files[i];
+            const bool grimrockModel = usable(f, "grimrock", FileKind::Model),
+                       emiSkeleton = usable(f, "emi", FileKind::Skeleton);
+            const bool mesh = usable(f, "emi", FileKind::Mesh) || usable(f, "swtor", FileKind::Mesh);
+            if (!grimrockModel && !emiSkeleton && !mesh) return;
+            HeapMeshAllocator allocator;
+            Result<Model> model = loadModel(f.path, {}, allocator);
+            if (!model) return; // the model's own record reports it
+            for (const Node& n : model->nodes)
+                loaded.nodes[i].insert(emiSkeleton ? lower(n.name) : n.name);
+            // The loaders' words for a mesh loaded static because its skeleton was not given.
+            for (const std::string& w : model->warnings)
+                if (w.find("no skeleton was given") != std::string::npos ||
+                    w.find("no --skeleton was given") != std::string::npos)
+                    loaded.needsSkeleton[i] = 1;
+        },
+        [&](size_t i) { return "pairing " + files[i].rel; });
+    return loaded;
+}
+
+bool keysAll(const std::vector<std::string>& keyed, const Names& nodes, bool ignoreCase) {
+    return std::all_of(keyed.begin(), keyed.end(),
+                       [&](const std::string& n) { return nodes.count(ignoreCase ? lower(n) : n) > 0; });
+}
+
+void pairGrimrockAnimations(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
+    const std::vector<FolderFile>& files = folder.files;
+    for (size_t a = 0; a < files.size(); ++a) {
+        if (!usable(files[a], "grimrock", FileKind::Animation)) continue;
+        const std::vector<std::string>& keyed = files[a].survey.names;
+        if (keyed.empty()) {
+            out[a].notes.push_back("keys no node, so no model can play it");
+            continue;
+        }
+        for (size_t m = 0; m < files.size(); ++m)
+            if (usable(files[m], "grimrock", FileKind::Model) && !loaded.nodes[m].empty() &&
+                keysAll(keyed, loaded.nodes[m], false)) {
+                out[m].anims.push_back(a);
+                out[a].users.push_back(m);
+            }
+        if (out[a].users.empty())
+            out[a].notes.push_back("fits no model: no Grimrock model in the folder has all " +
+                                   std::to_string(keyed.size()) + " nodes it keys (the first is '" +
+                                   keyed.front() + "')");
+    }
+}
+
+// Each link of the chain: the file named after it beside the model (where the loader looks
+// first), else the one such file in the folder; several elsewhere is ambiguous.
+void pairNwnSupermodels(const Folder& folder, std::vector<FilePairs>& out) {
+    const std::vector<FolderFile>& files = folder.files;
+    std::map<std::string, std::vector<size_t>> byName;
+    for (size_t i = 0; i < files.size(); ++i)
+        if (usable(files[i], "nwn", FileKind::Model) ||
+            (!files[i].error.empty() && lower(files[i].path.extension().string()) == ".mdl"))
+            byName[lower(files[i].path.stem().string())].push_back(i);
+    for (size_t m = 0; m < files.size(); ++m) {
+        if (!usable(files[m], "nwn", FileKind::Model)) continue;
+        std::set<size_t> seen{m};
+        const FolderFile* link = &files[m];
+        while (!link->survey.names.empty() && link->error.empty()) {
+            const std::string& name = link->survey.names.front();
+            auto found = byName.find(lower(name));
+            if (found == byName.end()) {
+                out[m].notes.push_back("supermodel '" + name + "' is not in the folder");
+                break;
+            }
+            std::vector<size_t> beside;
+            for (size_t c : found->second)
+                if (files[c].path.parent_path() == files[m].path.parent_path()) beside.push_back(c);
+            const std::vector<size_t>& candidates = beside.empty() ? found->second : beside;
+            if (candidates.size() > 1) {
+                out[m].notes.push_back("supermodel '" + name + "' is ambiguous: " + list(folder, candidates) +
+                                       "; none paired (give --search-path to a single model)");
+                break;
+            }
+            size_t s = candidates.front();
+            if (!seen.insert(s).second) break; // a loop: the load reports it
+            out[m].supermodels.push_back(s);
+            out[s].users.push_back(m);
+            link = &files[s];
+        }
+    }
+}
+
+// The skeleton named as the writers name it (EMI mk.sklb for mk.meshb, SWTOR body_skeleton.gr2
+// for body.gr2) if it fits; else the one skeleton in the folder that fits.
+void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, std::vector<FilePairs>& out) {
+    const std::vector<FolderFile>& files = folder.files;
+    parallelFor(
+        files.size(), jobs,
+        [&](size_t m) {
+            if (!loaded.needsSkeleton[m]) return;
+            const std::string fam = family(files[m]);
+            auto fits = [&](size_t s) {
+                LoadOptions options;
+                options.skeleton = files[s].path;
+                HeapMeshAllocator allocator;
+                Result<Model> model = loadModel(files[m].path, options, allocator);
+                if (!model) return false;
+                return std::none_of(model->warnings.begin(), model->warnings.end(), [](const std::string& w) {
+                    return w.find("bones not in the skeleton") != std::string::npos; // EMI binds what it can
+                });
+            };
+            const std::string named =
+                lower(files[m].path.stem().string() + (fam == "swtor" ? "_skeleton" : ""));
+            std::vector<size_t> others;
+            for (size_t s = 0; s < files.size(); ++s) {
+                if (!usable(files[s], fam.c_str(), FileKind::Skeleton)) continue;
+                bool preferred = files[s].path.parent_path() == files[m].path.parent_path() &&
+                                 lower(files[s].path.stem().string()) == named;
+                if (preferred && fits(s)) {
+                    out[m].skeleton = int(s);
+                    return;
+                }
+                if (!preferred) others.push_back(s);
+            }
+            std::vector<size_t> fitting;
+            for (size_t s : others)
+                if (fits(s)) fitting.push_back(s);
+            if (fitting.size() == 1)
+                out[m].skeleton = int(fitting.front());
+            else if (fitting.empty())
+                out[m].notes.push_back(
+                    "has bone weights but no skeleton in the folder fits it; it loads static");
+            else
+                out[m].notes.push_back("several skeletons fit it: " + list(folder, fitting) +
+                                       "; none paired (give --skeleton to a single model)");
+        },
+        [&](size_t m) { return "skeleton for " + files[m].rel; });
+    for (size_t m = 0; m < files.size(); ++m)
+        if (out[m].skeleton >= 0) out[size_t(out[m].skeleton)].users.push_back(m);
+}
+
+// An EMI animation goes with every mesh whose skeleton has each bone it keys.
+void pairEmiAnimations(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
+    const std::vector<FolderFile>& files = folder.files;
+    for (size_t a = 0; a < files.size(); ++a) {
+        if (!usable(files[a], "emi", FileKind::Animation)) continue;
+        const std::vector<std::string>& keyed = files[a].survey.names;
+        bool fitsSkeleton = false;
+        for (size_t m = 0; m < files.size(); ++m) {
+            int s = out[m].skeleton;
+            if (s < 0 || !usable(files[m], "emi", FileKind::Mesh) || keyed.empty()) continue;
+            if (!keysAll(keyed, loaded.nodes[size_t(s)], true)) continue;
+            fitsSkeleton = true;
+            out[m].anims.push_back(a);
+            out[a].users.push_back(m);
+        }
+        if (!fitsSkeleton)
+            out[a].notes.push_back(
+                keyed.empty() ? "keys no bone, so no mesh can play it"
+                              : "fits no mesh: no skeleton paired with a mesh in the folder has all " +
+                                    std::to_string(keyed.size()) + " bones it keys (the first is '" +
+                                    keyed.front() + "')");
+    }
+}
+} // namespace
+
+std::vector<FilePairs> pairFolder(const Folder& folder, unsigned jobs) {
+    std::vector<FilePairs> out(folder.files.size());
+    Loaded loaded = loadWhatRulesNeed(folder, jobs);
+    pairGrimrockAnimations(folder, loaded, out);
+    pairNwnSupermodels(folder, out);
+    pairSkeletons(folder, loaded, jobs, out);
+    pairEmiAnimations(folder, loaded, out);
+    for (size_t i = 0; i < folder.files.size(); ++i)
+        if (folder.files[i].error.empty() && folder.files[i].survey.kind == FileKind::Skeleton &&
+            out[i].users.empty())
+            out[i].notes.push_back("no mesh in the folder pairs with it");
+    return out;
+}
+
+ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index) {
+    const FolderFile& f = folder.files[index];
+    const FilePairs& p = pairs[index];
+    ModelInput input;
+    input.model = f.path.string();
+    if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
+    for (size_t a : p.anims)
+        input.anims.push_back(folder.files[a].path.string());
+    for (size_t s : p.supermodels) {
+        std::string dir = folder.files[s].path.parent_path().string();
+        if (folder.files[s].path.parent_path() != f.path.parent_path() &&
+            std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
+            input.searchPaths.push_back(dir);
+    }
+    return input;
+}
+
+} // namespace horde
