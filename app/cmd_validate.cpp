@@ -12,6 +12,7 @@
 #include "render/headless.h"
 #include "render/view.h"
 #include "validate_report.h"
+#include "validate_textures.h"
 
 namespace horde {
 
@@ -127,6 +128,7 @@ int run(ValidateArgs& args) {
     report.maxDifferingPixels = args.maxDifferingPixels;
     report.pixelTolerance = args.pixelTolerance;
     report.checks = compareStructure(a, b);
+    report.checks.push_back(compareTextures(a, b));
     Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
     if (!specs) {
         std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());
