@@ -83,7 +83,7 @@ int runHeadless(CrowdArgs& a) {
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f) std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
-        if (!missing.empty()) std::printf("textures not found (drawn as a checker): %zu\n", missing.size());
+        if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());
         if (!a.stats.empty()) {
             std::ofstream file(a.stats);
             nlohmann::json stats = nlohmann::json::parse(result.stats.json());

@@ -42,7 +42,7 @@ struct TextureRef {
     TextureSlot slot = TextureSlot::Base;
     std::string path;                       // as the model or material file names it
     std::string file;                       // the file it was found as; empty when not found
-    std::shared_ptr<const Texture> texture; // null when not found or not readable: drawn as a fallback
+    std::shared_ptr<const Texture> texture; // null when not found or not readable
 };
 
 enum class AlphaMode : uint8_t { Opaque, Mask, Blend };

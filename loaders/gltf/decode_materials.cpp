@@ -32,7 +32,7 @@ class Images {
             const std::string name = path_.string() + ": image " + std::to_string(source) + (image.uri.empty() ? "" : " (" + image.uri + ")");
             Result<Texture> t = readImage(name, std::as_bytes(std::span(image.image)));
             if (t) it->second = std::make_shared<const Texture>(std::move(*t));
-            else model_.warnings.push_back(t.error().message + "; drawn as a checker");
+            else model_.warnings.push_back(t.error().message);
         }
         out.texture = it->second;
         return out;

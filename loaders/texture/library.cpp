@@ -26,15 +26,14 @@ void resolveTextures(Model& model, const std::filesystem::path& modelPath, const
             std::filesystem::path found = findTextureFile(ref.path, substitutes, dirs);
             if (found.empty()) {
                 model.warnings.push_back("material '" + material.name + "': " + textureSlotName(ref.slot) + " texture '" + ref.path +
-                                         "' not found beside the model or on the search paths; drawn as a checker");
+                                         "' not found beside the model or on the search paths");
                 continue;
             }
             ref.file = found.string();
             const TextureLibrary::Entry& entry = library.load(found);
             if (entry.texture) ref.texture = entry.texture;
             else
-                model.warnings.push_back("material '" + material.name + "': " + textureSlotName(ref.slot) + " texture: " + entry.error +
-                                         "; drawn as a checker");
+                model.warnings.push_back("material '" + material.name + "': " + textureSlotName(ref.slot) + " texture: " + entry.error);
         }
     }
 }

@@ -66,7 +66,7 @@ class TextureLibrary {
 
 // Finds and reads every texture `model`'s materials name: beside the model first, then on
 // options.searchPaths. A texture not found, or found but unreadable, stays without data and adds
-// a warning naming material and file; it never fails the load (the renderer draws a fallback).
+// a warning naming material and file; it never fails the load.
 void resolveTextures(Model& model, const std::filesystem::path& modelPath, const LoadOptions& options,
                      std::span<const std::string_view> substitutes, TextureLibrary& library);
 
