@@ -5,6 +5,8 @@
 #include <fstream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
 #include "crowd_options.h"
 #include "crowd_sources.h"
@@ -37,6 +39,16 @@ bool hasDisplay() {
     return (x && *x) || (wayland && *wayland);
 }
 
+// "model: material: texture" for every texture a material names and no file gave.
+std::vector<std::string> missingTextures(const std::vector<Model*>& models, const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (size_t m = 0; m < models.size(); ++m)
+        for (const Material& material : models[m]->materials)
+            for (const TextureRef& t : material.textures)
+                if (!t.texture) out.push_back(names[m] + ": " + material.name + ": " + t.path);
+    return out;
+}
+
 int runHeadless(CrowdArgs& a) {
     GpuSession session;
     std::vector<Model*> models;
@@ -66,16 +78,21 @@ int runHeadless(CrowdArgs& a) {
             std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", inputs[m].model.c_str(),
                         cm.model().meshes.size(), cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
                         double(cm.worldSphere().w));
+            for (const std::string& w : cm.model().warnings) std::printf("warning %s: %s\n", a.models[m].c_str(), w.c_str());
         }
+        const std::vector<std::string> missing = missingTextures(models, a.models);
         std::printf("crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, view %s, %.1f MiB per frame slot\n",
                     scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(), double(a.crowd.lodErrorPixels),
                     a.crowd.cull.c_str(), a.crowd.view.c_str(), double(scene.slotBytes()) / (1024.0 * 1024.0));
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f) std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
+        if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());
         if (!a.stats.empty()) {
             std::ofstream file(a.stats);
-            file << result.stats.json();
+            nlohmann::json stats = nlohmann::json::parse(result.stats.json());
+            stats["missing_textures"] = missing;
+            file << stats.dump();
             if (!file) {
                 std::fprintf(stderr, "horde: %s: cannot write\n", a.stats.c_str());
                 return session.finish(kExitBadInput);

@@ -9,10 +9,31 @@
 #include "commands.h"
 #include "folder_commands.h"
 #include "model_input.h"
+#include "texture/texture.h"
 
 namespace horde {
 
 namespace {
+
+nlohmann::json materialJson(const Material& m) {
+    using nlohmann::json;
+    json textures = json::array();
+    for (const TextureRef& t : m.textures) {
+        json entry{{"slot", textureSlotName(t.slot)}, {"path", t.path}, {"found", bool(t.texture)}};
+        if (t.texture)
+            entry.update({{"format", pixelFormatName(t.texture->format)}, {"width", t.texture->width},
+                          {"height", t.texture->height}, {"mips", t.texture->levels.size()}});
+        else
+            entry.update({{"format", nullptr}, {"width", nullptr}, {"height", nullptr}, {"mips", nullptr}});
+        textures.push_back(entry);
+    }
+    const glm::vec4 c = m.baseColor;
+    return {{"name", m.name},
+            {"base_color", {c.r, c.g, c.b, c.a}},
+            {"alpha", alphaModeName(m.alpha)},
+            {"double_sided", m.doubleSided},
+            {"textures", textures}};
+}
 
 nlohmann::json toJson(const Model& model) {
     using nlohmann::json;
@@ -33,6 +54,8 @@ nlohmann::json toJson(const Model& model) {
                                  {"node", model.nodes[m.node].name},
                                  {"submeshes", submeshes}});
     }
+    out["materials"] = json::array();
+    for (const Material& m : model.materials) out["materials"].push_back(materialJson(m));
     out["clips"] = json::array();
     for (const Clip& c : model.clips) {
         json clip = {{"name", c.name}, {"duration", c.duration}, {"channels", c.channels.size()}};
@@ -61,6 +84,17 @@ void printSummary(const Model& model) {
         std::printf("\n");
         for (const Submesh& s : m.submeshes)
             std::printf("           material %-20s indices %u..%u\n", s.material.c_str(), s.firstIndex, s.firstIndex + s.indexCount);
+    }
+    for (const Material& m : model.materials) {
+        std::printf("material %s: %s, base color (%.3g, %.3g, %.3g, %.3g)%s\n", m.name.c_str(), alphaModeName(m.alpha),
+                    m.baseColor.r, m.baseColor.g, m.baseColor.b, m.baseColor.a, m.doubleSided ? ", double-sided" : "");
+        for (const TextureRef& t : m.textures) {
+            if (t.texture)
+                std::printf("           %-11s %s: %s %ux%u, %zu mips\n", textureSlotName(t.slot), t.file.c_str(),
+                            pixelFormatName(t.texture->format), t.texture->width, t.texture->height, t.texture->levels.size());
+            else
+                std::printf("           %-11s %s: %s\n", textureSlotName(t.slot), t.path.c_str(), t.file.empty() ? "not found" : "unreadable");
+        }
     }
     for (const Clip& c : model.clips)
         std::printf("clip     %s: %.3f s, %zu channels%s%s\n", c.name.c_str(), c.duration, c.channels.size(),

@@ -16,6 +16,7 @@
 #include "validate_clips.h"
 #include "validate_raster.h"
 #include "validate_report.h"
+#include "validate_textures.h"
 
 namespace horde {
 
@@ -136,6 +137,7 @@ int run(ValidateArgs& args) {
     report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
     report.checks.push_back(report.attributes.matching);
     report.checks.push_back(report.attributes.materials);
+    report.checks.push_back(compareTextures(a, b));
     Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
     if (!specs) {
         std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());

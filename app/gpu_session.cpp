@@ -13,7 +13,7 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
     options.instanceExtensions = std::move(instanceExtensions);
     out.device = std::make_unique<Device>(options);
     GpuMeshAllocator allocator(*out.device);
-    Result<Model> model = input.load(allocator);
+    Result<Model> model = input.load(allocator, &out.textures);
     if (!model) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
@@ -24,7 +24,7 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
 
 Model* GpuSession::loadAnother(const ModelInput& input) {
     GpuMeshAllocator allocator(*device);
-    Result<Model> loaded = input.load(allocator);
+    Result<Model> loaded = input.load(allocator, &textures);
     if (!loaded) {
         std::fprintf(stderr, "horde: %s\n", loaded.error().message.c_str());
         return nullptr;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "model_input.h"
+#include "texture/texture.h"
 #include "vk/device.h"
 #include "vk/gpu_mesh.h"
 
@@ -12,6 +13,7 @@ namespace horde {
 
 struct GpuSession {
     std::unique_ptr<Device> device;
+    TextureLibrary textures; // every texture file read once for all the session's models
     std::optional<Model> model;
     std::vector<std::unique_ptr<Model>> others; // further models (a mixed crowd)
 

@@ -11,14 +11,18 @@
 
 namespace horde {
 
+class TextureLibrary;
+
 struct ModelInput {
     std::string model = "monster";
     std::string skeleton;
     std::vector<std::string> anims;
     std::vector<std::string> searchPaths;
+    std::vector<std::string> materials;
 
     void addOptions(CLI::App& command, bool positional = true);
-    Result<Model> load(MeshAllocator& allocator) const;
+    // `textures`: shared by every model of one session so each texture file is read once.
+    Result<Model> load(MeshAllocator& allocator, TextureLibrary* textures = nullptr) const;
 };
 
 // Exit codes users can script against.

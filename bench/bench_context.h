@@ -35,5 +35,6 @@ void registerFrameBenchmarks(Context& context);
 void registerDecodeBenchmarks(Context& context);
 void registerCpuBenchmarks(Context& context);
 void registerLodBenchmarks(Context& context);
+void registerTextureBenchmarks(Context& context);
 
 } // namespace horde::bench

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     horde::bench::registerFrameBenchmarks(context);
     horde::bench::registerCpuBenchmarks(context);
     horde::bench::registerLodBenchmarks(context);
+    horde::bench::registerTextureBenchmarks(context);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     context.crowdModels.clear();

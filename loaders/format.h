@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "asset/model.h"
@@ -23,10 +24,15 @@ namespace horde {
 constexpr uint64_t kStoragePerInputByte = 128;
 constexpr uint64_t kStorageSlack = uint64_t(1) << 20;
 
+class TextureLibrary;
+
 struct LoadOptions {
     std::filesystem::path skeleton;                 // formats whose skeleton is a separate file
     std::vector<std::filesystem::path> anims;       // animation files bound to the model's nodes
-    std::vector<std::filesystem::path> searchPaths; // where referenced files (supermodels) may be
+    std::vector<std::filesystem::path> searchPaths; // where referenced files (supermodels, textures) may be
+    std::vector<std::filesystem::path> materials;   // material definition files (Grimrock's defineMaterial Lua)
+    // Reads each texture file once across every model loaded with it; null: a library per load.
+    TextureLibrary* textures = nullptr;
 };
 
 // The files a writer put beside the one it was given: loading that file with this skeleton and
@@ -51,6 +57,9 @@ struct Format {
                                            Model& target);
     Result<Companions> (*write)(const Model& model, const std::filesystem::path& path);
     const char* extension = nullptr; // of the main file the writer writes, e.g. ".model"
+    // Extensions the game's engine opens in place of the one a texture name carries, in the order
+    // it tries them (texture/texture.h findTextureFile).
+    std::span<const std::string_view> textureSubstitutes{};
 };
 
 // Every format's last step, after its decode and the clips bound to it: binds weightless

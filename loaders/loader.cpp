@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/file.h"
+#include "texture/texture.h"
 
 namespace horde {
 
@@ -53,6 +54,8 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
     if (Status finished = finishModel(path, *model); !finished) return finished.error();
+    TextureLibrary own;
+    resolveTextures(*model, path, options, format->textureSubstitutes, options.textures ? *options.textures : own);
     for (Mesh& mesh : model->meshes) mesh.storage->commit();
     return model;
 }

@@ -21,7 +21,8 @@ std::span<const Format* const> formats();
 const Format* findFormat(std::string_view id);
 
 // Decodes `path`, then binds every options.anims file to it (any format whose clips bind by
-// node name), then finishes the model (finishModel) and commits its storage. Clips from anim
+// node name), then finishes the model (finishModel), reads the textures its materials name
+// (texture/texture.h resolveTextures) and commits its storage. Clips from anim
 // files carry the file name as their source.
 Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& options, MeshAllocator& allocator);
 

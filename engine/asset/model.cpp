@@ -19,6 +19,12 @@ int32_t findClip(const Model& model, std::string_view name) {
     return -1;
 }
 
+int32_t findMaterial(const Model& model, std::string_view name) {
+    for (size_t i = 0; i < model.materials.size(); ++i)
+        if (model.materials[i].name == name) return int32_t(i);
+    return -1;
+}
+
 namespace {
 // A joint for the mesh's own node whose inverse bind is the inverse of that node's rest model
 // transform: a vertex bound to it with weight 1 stays where the file put it in the bind pose.
@@ -60,6 +66,8 @@ void finalizeMeshes(Model& model) {
             b.max = glm::max(b.max, p);
         }
         mesh.bounds = a.positions.empty() ? Bounds{} : b;
+        for (const Submesh& s : mesh.submeshes)
+            if (!s.material.empty() && findMaterial(model, s.material) < 0) model.materials.push_back({.name = s.material});
     }
 }
 

@@ -11,6 +11,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "asset/axes.h"
+#include "asset/material.h"
 #include "asset/mesh_storage.h"
 
 namespace horde {
@@ -64,7 +65,7 @@ struct Skin {
 };
 
 struct Submesh {
-    std::string material;
+    std::string material; // names one of Model::materials (empty: none)
     uint32_t firstIndex = 0;
     uint32_t indexCount = 0;
 };
@@ -105,6 +106,7 @@ struct Model {
     std::vector<Skin> skins;
     std::vector<Mesh> meshes;
     std::vector<Clip> clips;
+    std::vector<Material> materials; // one per distinct submesh material name (finalizeMeshes adds any missing)
     std::vector<Extra> extras;
     std::vector<std::string> warnings; // non-fatal findings worth telling the user
     Axes axes; // the file's own (asset/axes.h)
@@ -112,9 +114,11 @@ struct Model {
 
 int32_t findNode(const Model& model, std::string_view name);
 int32_t findClip(const Model& model, std::string_view name);
+int32_t findMaterial(const Model& model, std::string_view name);
 
 // Binds every skinned vertex without weight rigidly to its mesh's node (adding that node to the
-// skin if needed) and computes each mesh's bounds. Loaders call it before validateModel.
+// skin if needed), computes each mesh's bounds and gives every submesh material name without a
+// Material a default one. Loaders call it before validateModel.
 void finalizeMeshes(Model& model);
 
 } // namespace horde

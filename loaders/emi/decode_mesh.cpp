@@ -226,6 +226,10 @@ Status readMesh(const std::filesystem::path& path, std::span<const std::byte> by
     // Format 18 stores no normals (ScummVM leaves them zero); face normals light the mesh instead.
     if (!hasNormals(plan.format)) faceNormals(mesh.arrays(), glm::vec3(0, 1, 0));
     if (layout.skinned && !decodeSkin(r, plan, model, mesh)) return r.error();
+    // A face group names a texture, not a material: the texture is the material.
+    for (const Submesh& s : mesh.submeshes)
+        if (!s.material.empty() && findMaterial(model, s.material) < 0)
+            model.materials.push_back({.name = s.material, .textures = {{TextureSlot::Base, s.material, {}, nullptr}}});
     model.meshes.push_back(std::move(mesh));
     return Ok{};
 }

@@ -103,11 +103,6 @@ std::vector<Group> groups(const tinygltf::Mesh& mesh) {
     return out;
 }
 
-std::string materialName(const tinygltf::Model& gltf, int material) {
-    if (material < 0 || size_t(material) >= gltf.materials.size()) return "default";
-    const std::string& name = gltf.materials[material].name;
-    return name.empty() ? "material" + std::to_string(material) : name;
-}
 
 Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const Group& g,
                   const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,

@@ -10,8 +10,10 @@ namespace horde::gltf {
 
 namespace {
 // horde draws no textures: images are neither decoded nor required to exist.
-bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int,
+// Keeps an image's encoded bytes for decodeMaterials, which decodes them with horde's own checks.
+bool keepImage(tinygltf::Image* image, const int, std::string*, std::string*, int, int, const unsigned char* bytes, int size,
                void*) {
+    if (bytes && size > 0) image->image.assign(bytes, bytes + size);
     return true;
 }
 
@@ -51,7 +53,7 @@ Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const
     std::filesystem::path folder =
         std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec);
     tinygltf::TinyGLTF reader;
-    reader.SetImageLoader(skipImage, nullptr);
+    reader.SetImageLoader(keepImage, nullptr);
     reader.SetFsCallbacks({exists, expand, readWithin, refuseWrite, &folder});
     tinygltf::Model model;
     std::string err, warn;

@@ -74,6 +74,16 @@ Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span
 Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf, MeshAllocator& allocator,
                     Budget& storage, Model& model);
 
+// ---- Materials (decode_materials.cpp) ----
+
+// A submesh's material name: the glTF material's, `material<i>` when unnamed, `default` for none.
+std::string materialName(const tinygltf::Model& gltf, int material);
+// Every glTF material a submesh uses: factors, alpha mode and cutoff, double-sidedness, and the
+// base colour, normal, metallic-roughness and emissive textures. Images inside the file (or
+// external ones parse() read) are decoded here (texture/texture.h readImage); an image named by
+// URI that parse() could not read is left for resolveTextures to find on the search paths.
+void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model);
+
 // ---- Animations (decode_anim.cpp) ----
 
 // Every animation of `gltf` as a clip; `nodeOf` maps a glTF node index to a horde node (-1: not

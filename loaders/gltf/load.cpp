@@ -175,6 +175,7 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
+    decodeMaterials(*gltf, path, model);
     return model;
 }
 

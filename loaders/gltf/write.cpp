@@ -1,6 +1,7 @@
 // Model -> glTF 2.0 through tinygltf: one buffer, one bufferView per accessor, data converted into
 // glTF's right-handed Y-up metre frame (Frame, gltf.h), key times written as they are.
 #include "gltf/gltf.h"
+#include "texture/texture.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,20 +74,68 @@ class Builder {
         return it->second;
     }
 
-    int material(const std::string& name) {
+    // The glTF material for a submesh's material name: factors, alpha and sidedness from the
+    // model's Material, and its textures as PNG images in the buffer (each texture once).
+    int material(const Model& model, const std::string& name) {
         auto [it, added] = materials_.try_emplace(name, int(out.materials.size()));
-        if (added) {
-            tinygltf::Material m;
-            m.name = name;
-            m.doubleSided = false;
-            out.materials.push_back(std::move(m));
+        if (!added) return it->second;
+        tinygltf::Material m;
+        m.name = name;
+        m.doubleSided = false;
+        if (int32_t index = findMaterial(model, name); index >= 0) {
+            const Material& source = model.materials[size_t(index)];
+            const glm::vec4 c = source.baseColor;
+            m.pbrMetallicRoughness.baseColorFactor = {c.r, c.g, c.b, c.a};
+            m.alphaMode = source.alpha == AlphaMode::Mask ? "MASK" : source.alpha == AlphaMode::Blend ? "BLEND" : "OPAQUE";
+            if (source.alpha == AlphaMode::Mask) m.alphaCutoff = source.alphaCutoff;
+            m.doubleSided = source.doubleSided;
+            for (const TextureRef& ref : source.textures) {
+                const int texture = ref.texture ? image(*ref.texture) : -1;
+                if (texture < 0) continue;
+                switch (ref.slot) {
+                case TextureSlot::Base: m.pbrMetallicRoughness.baseColorTexture.index = texture; break;
+                case TextureSlot::Normal: m.normalTexture.index = texture; break;
+                case TextureSlot::MetalRough: m.pbrMetallicRoughness.metallicRoughnessTexture.index = texture; break;
+                case TextureSlot::Emissive:
+                    m.emissiveTexture.index = texture;
+                    m.emissiveFactor = {1.0, 1.0, 1.0};
+                    break;
+                case TextureSlot::Specular: break; // core glTF has no specular map
+                }
+            }
         }
+        out.materials.push_back(std::move(m));
         return it->second;
+    }
+
+    // A glTF texture of `t`'s base level as PNG; -1 when it has no CPU decoder (BC7).
+    int image(const Texture& t) {
+        auto [it, added] = textures_.try_emplace(&t, -1);
+        if (!added) return it->second;
+        Result<std::vector<uint8_t>> png = encodePng(t);
+        if (!png) return -1;
+        std::vector<unsigned char>& buffer = out.buffers[0].data;
+        tinygltf::BufferView view;
+        view.buffer = 0;
+        view.byteOffset = buffer.size();
+        view.byteLength = png->size();
+        buffer.insert(buffer.end(), png->begin(), png->end());
+        buffer.resize((buffer.size() + 3) & ~size_t(3), 0);
+        out.bufferViews.push_back(view);
+        tinygltf::Image img;
+        img.bufferView = int(out.bufferViews.size() - 1);
+        img.mimeType = "image/png";
+        out.images.push_back(std::move(img));
+        tinygltf::Texture texture;
+        texture.source = int(out.images.size() - 1);
+        out.textures.push_back(texture);
+        return it->second = int(out.textures.size() - 1);
     }
 
   private:
     std::map<std::vector<float>, int> timeAccessors_;
     std::map<std::string, int> materials_;
+    std::map<const Texture*, int> textures_;
 };
 
 // Vertex streams shared by all of a mesh's primitives (one primitive per submesh).
@@ -249,7 +298,7 @@ Status writeMeshes(Builder& b, const Model& model, const Frame& f) {
             tinygltf::Primitive p;
             p.attributes = attrs;
             p.indices = indices(b, mesh, s, f.flipWinding);
-            p.material = b.material(s.material);
+            p.material = b.material(model, s.material);
             p.mode = TINYGLTF_MODE_TRIANGLES;
             b.out.meshes[it->second].primitives.push_back(std::move(p));
         }

@@ -17,12 +17,18 @@ bool detect(const std::filesystem::path&, std::span<const std::byte> bytes) {
     return starts(bytes, "MDL1") || starts(bytes, "ANIM");
 }
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions&,
+Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
                    MeshAllocator& allocator) {
     if (starts(bytes, "ANIM"))
         return Error{path.string() + ": offset 0 (0x0): magic: a Grimrock animation, not a model; pass it with --anim next to its .model"};
-    return grimrock::readModel(path, bytes, allocator);
+    Result<Model> model = grimrock::readModel(path, bytes, allocator);
+    if (!model) return model;
+    if (Status st = grimrock::applyMaterials(*model, options); !st) return st.error();
+    return model;
 }
+
+// The game converts its .tga textures to .dds when a mod is exported and opens the .dds.
+constexpr std::string_view kTextureSubstitutes[] = {".dds"};
 
 Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
     return grimrock::readAnimation(path, bytes, target);
@@ -42,7 +48,7 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
 
 const Format& grimrockFormat() {
     static const Format format{"grimrock", "Legend of Grimrock MDL1 model / ANIM animation", detect, load, loadClips, write,
-                               ".model"};
+                               ".model", kTextureSubstitutes};
     return format;
 }
 

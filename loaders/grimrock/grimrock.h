@@ -17,6 +17,7 @@
 #include "asset/model.h"
 #include "byte_writer.h"
 #include "core/result.h"
+#include "format.h"
 #include "reader.h"
 
 namespace horde::grimrock {
@@ -116,6 +117,21 @@ Result<std::vector<Clip>> readAnimation(const std::filesystem::path& path, std::
 // ---- The writer (write.cpp, write_anim.cpp) ----
 
 // Writes a model as MDL1 and each of its clips as an ANIM file beside it.
+// defineMaterial{...} blocks of a Lua script, read as data (decode_materials.cpp): each with a
+// literal name becomes a Material (a later one of the same name replaces an earlier one, as the
+// game's script order does); what could not be read is a warning naming file and line.
+struct MaterialDefinitions {
+    std::vector<Material> materials;
+    std::vector<std::string> warnings;
+};
+MaterialDefinitions readMaterialDefinitions(const std::string& file, std::string_view text);
+
+// Gives each of `model`'s submesh material names its definition (load_materials.cpp): from the
+// --materials files in order, else from the .lua files found under the search paths. A material
+// file named with --materials that cannot be read fails the load; one found by the search is
+// skipped with a warning.
+Status applyMaterials(Model& model, const LoadOptions& options);
+
 Status writeModel(const Model& model, const Conversion& conversion, const std::filesystem::path& path);
 Status writeAnimation(const Model& model, const Clip& clip, const Conversion& conversion, const std::filesystem::path& path);
 // `m.model` -> `m_<clip>.animation`, the clip name reduced to characters safe in file names.

@@ -225,6 +225,10 @@ uint32_t flagsOf(std::string_view type) {
 bool readMeshLine(Text& t, std::string_view k, AsciiMesh& mesh) {
     if (is(k, "bitmap") || is(k, "texture0"))
         mesh.bitmap = nameOrNull(t, k);
+    else if (is(k, "diffuse"))
+        for (int c = 0; c < 3; ++c) mesh.diffuse[c] = t.number(k);
+    else if (is(k, "alpha"))
+        mesh.alpha = t.number(k);
     else if (is(k, "render"))
         mesh.render = t.integer(k) != 0;
     else if (is(k, "verts"))

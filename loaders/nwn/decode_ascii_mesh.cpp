@@ -255,6 +255,7 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
         model.skins.push_back(std::move(skin));
     }
     mesh.submeshes.push_back({m.bitmap, 0, layout.indexCount});
+    addMaterial(model, m.bitmap, m.diffuse, m.alpha);
     model.meshes.push_back(std::move(mesh));
     return true;
 }

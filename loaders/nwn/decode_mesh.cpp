@@ -1,5 +1,6 @@
 #include "nwn/nwn.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -14,6 +15,7 @@ namespace {
 struct MeshHeader {
     Array faces, indexCounts, indexLists;
     uint32_t render = 1;
+    glm::vec3 diffuse{1.0f};
     std::string texture;
     uint8_t triangleMode = kTriangleList;
     uint32_t vertices = kRawNull, normals = kRawNull;
@@ -26,6 +28,8 @@ bool readHeader(File& file, const RawNode& node, MeshHeader& h) {
     const size_t size = nodeSize(node.flags);
     if (!file.seekStruct(node.offset, size, kMeshFaces, "mesh faces")) return false;
     h.faces = file.array("mesh faces");
+    file.seekStruct(node.offset, size, kMeshDiffuse, "mesh diffuse");
+    h.diffuse = r.vec3("mesh diffuse");
     file.seekStruct(node.offset, size, kMeshRender, "mesh render flag");
     h.render = r.u32("mesh render flag");
     file.seekStruct(node.offset, size, kMeshTexture0, "mesh texture0");
@@ -292,8 +296,21 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     if (!r.ok()) return false;
     std::string material = lower(h.texture) == "null" ? std::string() : h.texture;
     mesh.submeshes.push_back({material, 0, src.indexCount});
+    addMaterial(model, material, h.diffuse, 1.0f);
     model.meshes.push_back(std::move(mesh));
     return true;
+}
+
+void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha) {
+    if (bitmap.empty() || findMaterial(model, bitmap) >= 0) return;
+    Material m{.name = bitmap};
+    if (std::isfinite(diffuse.r + diffuse.g + diffuse.b)) m.baseColor = glm::vec4(glm::clamp(diffuse, 0.0f, 1.0f), 1.0f);
+    if (std::isfinite(alpha) && alpha < 1.0f) {
+        m.baseColor.a = std::max(alpha, 0.0f);
+        m.alpha = AlphaMode::Blend;
+    }
+    m.textures.push_back({TextureSlot::Base, bitmap, {}, nullptr});
+    model.materials.push_back(std::move(m));
 }
 
 } // namespace horde::nwn

@@ -49,15 +49,19 @@ Result<Companions> writeAscii(const Model& model, const std::filesystem::path& p
 }
 } // namespace
 
+// Bitmap names carry no extension; the game opens the .dds before the .tga of a name (rollnw's
+// texture lookup order).
+constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
+
 const Format& nwnFormat() {
     static const Format format{"nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
-                               detect, load, loadClips, write, ".mdl"};
+                               detect, load, loadClips, write, ".mdl", kTextureSubstitutes};
     return format;
 }
 
 const Format& nwnAsciiFormat() {
     static const Format format{"nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)", detectAscii, load,
-                               loadClips, writeAscii, ".mdl"};
+                               loadClips, writeAscii, ".mdl", kTextureSubstitutes};
     return format;
 }
 

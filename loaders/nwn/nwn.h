@@ -133,6 +133,11 @@ struct ModelHeader {
 bool readModelHeader(File& file, ModelHeader& header);
 
 std::string lower(std::string_view s);
+
+// The material a mesh node names by its bitmap: the texture of that name (the game opens .dds,
+// else .tga), the node's diffuse colour as base colour, its alpha (below 1: blended). The first
+// node naming a bitmap decides its colours (docs/formats/nwn.md).
+void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha);
 std::string hex(uint32_t value);
 
 // ---- The load (load.cpp, load_supermodel.cpp) ----
@@ -307,6 +312,8 @@ struct AsciiWeights {
 
 struct AsciiMesh {
     std::string bitmap;
+    glm::vec3 diffuse{1.0f};
+    float alpha = 1.0f;
     bool render = true;
     std::vector<glm::vec3> verts, normals;
     std::array<std::vector<glm::vec2>, 2> tverts; // tverts, tverts1

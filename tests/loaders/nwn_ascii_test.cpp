@@ -12,6 +12,7 @@
 #include "loader.h"
 #include "monster.h"
 #include "nwn/nwn.h"
+#include "support/warnings.h"
 
 using namespace horde;
 
@@ -308,7 +309,7 @@ TEST(NwnAscii, MonsterRoundTripsKeepingVertexOrder) {
     ASSERT_TRUE(nwnAsciiFormat().write(source, dir.path / "m.mdl"));
     Result<Model> loaded = loadFile(dir.path / "m.mdl", allocator);
     ASSERT_TRUE(loaded) << loaded.error().message;
-    EXPECT_TRUE(loaded->warnings.empty()) << loaded->warnings.front();
+    EXPECT_TRUE(test::withoutMissingTextures(loaded->warnings).empty()) << loaded->warnings.front();
     ASSERT_TRUE(nwnAsciiFormat().write(*loaded, dir.path / "m2.mdl"));
     Result<Model> again = loadFile(dir.path / "m2.mdl", allocator);
     ASSERT_TRUE(again) << again.error().message;
