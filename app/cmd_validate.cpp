@@ -32,6 +32,8 @@ std::string percent(double v) {
 struct ValidateArgs {
     ModelInput a;
     std::string b;
+    std::string bSkeleton; // B's own companions, where its format keeps them in other files
+    std::vector<std::string> bAnims;
     DeviceChoice device;
     std::string clip, report;
     std::vector<double> times;
@@ -117,6 +119,8 @@ int run(ValidateArgs& args) {
         GpuMeshAllocator allocator(*session.device);
         ModelInput inputB;
         inputB.model = args.b;
+        inputB.skeleton = args.bSkeleton;
+        inputB.anims = args.bAnims;
         Result<Model> b = inputB.load(allocator);
         if (!b) {
             std::fprintf(stderr, "horde: %s\n", b.error().message.c_str());
@@ -234,6 +238,10 @@ Command addValidateCommand(CLI::App& app) {
     args->a.addOptions(*cmd); // A with its --skeleton / --anim files
     cmd->add_option("other", args->b, "the file to compare with A (usually a self-contained .glb)")
         ->required();
+    cmd->add_option("--other-skeleton", args->bSkeleton,
+                    "B's skeleton file, where B's format keeps it apart (EMI .sklb, SWTOR skeleton .gr2)");
+    cmd->add_option("--other-anim", args->bAnims,
+                    "B's animation files, where B's format keeps them apart (Grimrock .animation, EMI .animb)");
     args->device.addOptions(*cmd);
     cmd->add_option("--clip", args->clip, "compare only this clip (default: every clip of A)");
     cmd->add_option(

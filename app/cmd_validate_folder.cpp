@@ -19,7 +19,9 @@
 #include "folder_outputs.h"
 #include "folder_pairs.h"
 #include "folder_report.h"
+#include "core/file.h"
 #include "loader.h"
+#include "survey.h"
 
 extern char** environ;
 
@@ -78,8 +80,8 @@ std::string lastLine(const std::filesystem::path& log) {
 
 // The converted file of each source model: what the manifests of `convert` say, else the
 // source's place under OUTDIR with any writer's extension.
-std::map<std::string, std::string> convertedFiles(const Folder& folder, const std::filesystem::path& out) {
-    std::map<std::string, std::string> found;
+std::map<std::string, std::vector<std::string>> convertedFiles(const Folder& folder, const std::filesystem::path& out) {
+    std::map<std::string, std::vector<std::string>> found;
     std::error_code ec;
     for (std::filesystem::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
@@ -89,19 +91,36 @@ std::map<std::string, std::string> convertedFiles(const Folder& folder, const st
         if (m.is_discarded() || !m.contains("models")) continue;
         for (const nlohmann::json& model : m["models"])
             if (model.contains("written") && !model["written"].empty())
-                found[model.value("source", "")] = model["written"][0].get<std::string>();
+                found[model.value("source", "")] = model["written"].get<std::vector<std::string>>();
     }
     for (const Format* format : formats()) {
         if (!format->write) continue;
         for (const auto& [i, rel] : outputPaths(folder, format->extension))
             if (!found.count(folder.files[i].rel) && std::filesystem::is_regular_file(out / rel, ec))
-                found[folder.files[i].rel] = rel;
+                found[folder.files[i].rel] = {rel};
     }
     return found;
 }
 
+// B's companions (the files after the first that the writer wrote), as the per-model validate
+// takes them: a skeleton or animations, told apart by their own bytes.
+std::vector<std::string> companionOptions(const std::vector<std::string>& written, const std::filesystem::path& out) {
+    std::vector<std::string> options;
+    for (size_t k = 1; k < written.size(); ++k) {
+        const std::filesystem::path path = out / written[k];
+        Result<MappedFile> mapped = MappedFile::open(path);
+        if (!mapped) continue;
+        Result<FileSurvey> survey = surveyFile(path, mapped->bytes());
+        if (!survey) continue;
+        if (survey->kind == FileKind::Skeleton) options.insert(options.end(), {"--other-skeleton", path.string()});
+        if (survey->kind == FileKind::Animation) options.insert(options.end(), {"--other-anim", path.string()});
+    }
+    return options;
+}
+
 ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i,
-                     const std::string& converted, const ValidateFolderArgs& args) {
+                     const std::vector<std::string>& written, const ValidateFolderArgs& args) {
+    const std::string converted = written.empty() ? "" : written[0];
     const FolderFile& f = folder.files[i];
     ModelRow row;
     row.source = f.rel;
@@ -131,6 +150,8 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         command.insert(command.end(), {"--anim", a});
     for (const std::string& s : input.searchPaths)
         command.insert(command.end(), {"--search-path", s});
+    const std::vector<std::string> companions = companionOptions(written, args.converted);
+    command.insert(command.end(), companions.begin(), companions.end());
     command.insert(command.end(), {"--report", reportDir.string()});
     command.insert(command.end(), args.passThrough.begin(), args.passThrough.end());
     const int code = runLogged(command, childEnvironment(args.jobs.threads()), reportDir / "log.txt");
@@ -207,7 +228,7 @@ int runValidateFolder(const ValidateFolderArgs& args) {
         return kExitBadInput;
     }
     std::vector<FilePairs> pairs = pairFolder(*folder, args.jobs.threads());
-    std::map<std::string, std::string> converted = convertedFiles(*folder, args.converted);
+    std::map<std::string, std::vector<std::string>> converted = convertedFiles(*folder, args.converted);
     std::vector<size_t> mine;
     for (size_t i = 0; i < folder->files.size(); ++i)
         if (drawable(folder->files[i].survey.kind) && args.jobs.shard.has(folder->files[i].rel))
@@ -218,7 +239,7 @@ int runValidateFolder(const ValidateFolderArgs& args) {
         [&](size_t k) {
             auto c = converted.find(folder->files[mine[k]].rel);
             report.rows[k] =
-                validateOne(*folder, pairs, mine[k], c == converted.end() ? "" : c->second, args);
+                validateOne(*folder, pairs, mine[k], c == converted.end() ? std::vector<std::string>{} : c->second, args);
         },
         [&](size_t k) { return folder->files[mine[k]].rel; });
     for (const ModelRow& r : report.rows)
