@@ -6,6 +6,7 @@
 
 #include <stb/stb_image.h>
 
+#include "html.h"
 #include "render/png.h"
 
 namespace horde {
@@ -114,29 +115,6 @@ Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::p
 }
 
 namespace {
-std::string escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string number(double v) {
     if (v < 0.0) return "&ndash;";
     char buffer[32];
@@ -196,7 +174,7 @@ std::string html(const FolderReport& r) {
          std::string(r.passed() ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>") + ", " +
          std::to_string(r.rows.size() - failing) + " of " + std::to_string(r.rows.size()) +
          " models pass</h1>\n";
-    h += "<p>Source <code>" + escape(r.source) + "</code>, converted <code>" + escape(r.converted) +
+    h += "<p>Source <code>" + htmlEscape(r.source) + "</code>, converted <code>" + htmlEscape(r.converted) +
          "</code></p>\n";
     h += "<p><label><input type=checkbox id=failures> failures only</label> &nbsp; <label>sort by <select "
          "id=order>"
@@ -209,16 +187,16 @@ std::string html(const FolderReport& r) {
     for (const ModelRow& row : r.rows) {
         std::string checks;
         for (const std::string& c : row.failedChecks)
-            checks += (checks.empty() ? "" : ", ") + escape(c);
-        if (!row.error.empty()) checks += (checks.empty() ? "" : "; ") + escape(row.error);
+            checks += (checks.empty() ? "" : ", ") + htmlEscape(c);
+        if (!row.error.empty()) checks += (checks.empty() ? "" : "; ") + htmlEscape(row.error);
         std::string thumbs;
         for (const std::string* t : {&row.thumbnailA, &row.thumbnailB})
             if (!t->empty())
                 thumbs += "<img src=\"" + href(*t) + "\" alt=\"" + (t == &row.thumbnailA ? "A" : "B") + "\">";
         const std::string name = row.report.empty()
-                                     ? escape(row.source)
-                                     : "<a href=\"" + href(row.report) + "\">" + escape(row.source) + "</a>";
-        h += "<tr data-status=" + row.status + " data-name=\"" + escape(row.source) +
+                                     ? htmlEscape(row.source)
+                                     : "<a href=\"" + href(row.report) + "\">" + htmlEscape(row.source) + "</a>";
+        h += "<tr data-status=" + row.status + " data-name=\"" + htmlEscape(row.source) +
              "\" data-worst=" + (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name +
              "</td><td class=" + row.status + ">" + row.status + "</td><td class=renders>" + thumbs + "</td><td>" +
              number(row.maxPositionError) + "</td><td>" +

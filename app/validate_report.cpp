@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "html.h"
 #include "render/png.h"
 
 namespace horde {
@@ -88,29 +89,6 @@ nlohmann::json ValidateReport::json() const {
 }
 
 namespace {
-std::string escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string number(double v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.3g", v);
@@ -126,27 +104,27 @@ std::string html(const ValidateReport& r) {
                     "validate</title>\n<style>body{font-family:sans-serif;margin:2em}"
                     "img{width:32%;border:1px solid #888}td,th{padding:2px "
                     "8px;text-align:left}.pass{color:#080}.fail{color:#c00}</style>\n";
-    h += "<h1>horde validate: " + verdict(r.passed) + "</h1>\n<p>A (source): <code>" + escape(r.a) +
-         "</code><br>B: <code>" + escape(r.b) + "</code></p>\n";
+    h += "<h1>horde validate: " + verdict(r.passed) + "</h1>\n<p>A (source): <code>" + htmlEscape(r.a) +
+         "</code><br>B: <code>" + htmlEscape(r.b) + "</code></p>\n";
     h += "<p>Thresholds: position error &le; " + number(r.maxPositionError) +
          " of the bounding radius; differing pixels &le; " + number(r.maxDifferingPixels) +
          "% (a pixel differs when a channel differs by more than " + std::to_string(r.pixelTolerance) +
          "/255).</p>\n<table><tr><th>check</th><th></th><th>detail</th></tr>\n";
     for (const Check& c : r.checks)
-        h += "<tr><td>" + escape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + escape(c.detail) +
+        h += "<tr><td>" + htmlEscape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + htmlEscape(c.detail) +
              "</td></tr>\n";
     h += "</table>\n<h2>Attributes (bind pose, per matched vertex "
          "pair)</h2>\n<table><tr><th>attribute</th><th></th>"
          "<th>max</th><th>RMS</th><th>tolerance</th><th>pairs</th><th>detail</th></tr>\n";
     for (const AttributeFigure& f : r.attributes.figures)
-        h += "<tr><td>" + escape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) +
-             " " + escape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) +
-             "</td><td>" + std::to_string(f.pairs) + "</td><td>" + escape(f.detail) + "</td></tr>\n";
+        h += "<tr><td>" + htmlEscape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) +
+             " " + htmlEscape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) +
+             "</td><td>" + std::to_string(f.pairs) + "</td><td>" + htmlEscape(f.detail) + "</td></tr>\n";
     h += "</table>\n<h2>Poses</h2>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS "
          "position "
          "error</th><th>differing pixels: shaded</th><th>UV checker</th><th>normals</th></tr>\n";
     for (const PoseResult& p : r.poses) {
-        h += "<tr><td>" + escape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
+        h += "<tr><td>" + htmlEscape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
              (p.error.comparable ? number(p.error.maxRelative) : "not comparable") + "</td><td>" +
              (p.error.comparable ? number(p.error.rmsRelative) : "") + "</td><td>" +
              number(p.diff.differingPercent) + "%</td>";
@@ -159,7 +137,7 @@ std::string html(const ValidateReport& r) {
          "the origin magenta) and with normals as colours.</p>\n";
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
-        h += "<h2>" + escape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
+        h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
              "</h2>\n<img src=a_" + n + ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n +
              ".png alt=difference>\n";
         for (const ViewResult& v : r.poses[i].views) {
