@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sys/wait.h>
 
 #include <gtest/gtest.h>
@@ -54,6 +55,49 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
     EXPECT_GT(j["clips"][0]["channels"].get<int>(), 0);
     EXPECT_EQ(j["bounds"]["min"].size(), 3u);
     EXPECT_LT(j["bounds"]["min"][1].get<double>(), j["bounds"]["max"][1].get<double>());
+}
+
+// The materials record of `info --json` (issue #20): the monster written as NWN names one bitmap
+// per material; one of them is given as a hand-made 2 x 3 TGA beside the model, the others are
+// missing.
+TEST(Cli, InfoJsonListsMaterialsAndTheirTextures) {
+    horde::test::TempDir dir("horde_cli");
+    const std::string model = (dir.path / "beast.mdl").string();
+    ASSERT_EQ(runCli("convert monster --to nwn --out " + model).code, 0);
+    // Uncompressed true-colour TGA, 24 bits a texel, rows bottom-up (image descriptor 0).
+    std::string tga(18, '\0');
+    tga[2] = 2;
+    tga[12] = 2;
+    tga[14] = 3;
+    tga[16] = 24;
+    tga += std::string(2 * 3 * 3, '\x40');
+    std::ofstream(dir.path / "HIDE.tga", std::ios::binary) << tga;
+    CliRun r = runCli("info " + model + " --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    json j = json::parse(r.out);
+    std::map<std::string, json> materials;
+    for (const json& m : j["materials"]) materials[m["name"]] = m;
+    ASSERT_EQ(materials.size(), 3u) << j["materials"].dump();
+    for (const char* name : {"hide", "legs", "bone"}) {
+        const json& m = materials[name];
+        EXPECT_EQ(m["base_color"].size(), 4u);
+        EXPECT_EQ(m["alpha"], "opaque");
+        EXPECT_EQ(m["double_sided"], false);
+        ASSERT_EQ(m["textures"].size(), 1u) << m.dump();
+        const json& t = m["textures"][0];
+        EXPECT_EQ(t["slot"], "base");
+        EXPECT_EQ(t["path"], name);
+        const bool found = std::string(name) == "hide";
+        EXPECT_EQ(t["found"], found) << "found case-insensitively as .tga: " << t.dump();
+        if (found) {
+            EXPECT_EQ(t["width"], 2);
+            EXPECT_EQ(t["height"], 3);
+            EXPECT_EQ(t["mips"], 1);
+            EXPECT_EQ(t["format"], "rgba8") << "stb_image widens 24-bit texels to RGBA";
+        } else {
+            for (const char* key : {"format", "width", "height", "mips"}) EXPECT_TRUE(t[key].is_null()) << key;
+        }
+    }
 }
 
 TEST(Cli, BadInputExitsWithItsOwnCode) {
