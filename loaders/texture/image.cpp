@@ -55,6 +55,30 @@ Status checkTga(const std::string& name, std::span<const std::byte> bytes) {
     if (!r.ok()) return r.error();
     return Ok{};
 }
+// stb_image sizes its buffer for an IDAT chunk by the length the chunk declares, before reading
+// it, so a 48-byte file claiming a 1 GiB chunk allocates 1 GiB: every chunk (length, type, data,
+// CRC) must lie inside the file first.
+Status checkPngChunks(const std::string& name, std::span<const std::byte> bytes) {
+    Reader r(bytes, name);
+    r.skip(8, "signature");
+    while (r.ok() && r.remaining() > 0) {
+        const size_t at = r.offset();
+        const std::span<const std::byte> head = r.bytes(8, "chunk header");
+        if (!r.ok()) break;
+        const uint32_t length = uint32_t(head[0]) << 24 | uint32_t(head[1]) << 16 | uint32_t(head[2]) << 8 |
+                                uint32_t(head[3]);
+        if (uint64_t(length) + 4 > r.remaining()) {
+            r.failAt(at, "chunk length",
+                     std::to_string(length) + " bytes and a CRC do not fit in the " +
+                         std::to_string(r.remaining()) + " bytes left");
+            break;
+        }
+        r.skip(size_t(length) + 4, "chunk data");
+        if (std::memcmp(head.data() + 4, "IEND", 4) == 0) break;
+    }
+    if (!r.ok()) return r.error();
+    return Ok{};
+}
 } // namespace
 
 Result<Texture> readImage(std::string_view file, std::span<const std::byte> bytes) {
@@ -79,6 +103,8 @@ Result<Texture> readImage(std::string_view file, std::span<const std::byte> byte
         return Error{name + ": offset 0 (0x0): header: " + std::to_string(width) + " x " + std::to_string(height) +
                      " texels from " + std::to_string(bytes.size()) + " bytes is more than the " +
                      std::to_string(kStoragePerInputByte) + " bytes per input byte horde decodes"};
+    if (png)
+        if (Status chunks = checkPngChunks(name, bytes); !chunks) return chunks.error();
     if (!png && !jpeg)
         if (Status tga = checkTga(name, bytes); !tga) return tga.error();
     int w = 0, h = 0, c = 0;

@@ -198,6 +198,20 @@ Bytes tgaHeader(uint8_t type, uint16_t w, uint16_t h, uint8_t bits, uint8_t desc
 // 2x2 texels, top row red, green; bottom row blue, white (alpha 128 on white).
 const std::vector<uint8_t> kExpected{255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 128};
 
+// An 8 x 8 PNG whose IDAT chunk claims 1 GiB in a 48-byte file (found by fuzz_png: stb_image
+// sized its buffer by the claim): refused at the chunk, before any allocation.
+TEST(Png, AChunkLongerThanTheFileIsRefusedAtItsOffset) {
+    const unsigned char file[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n',            // signature
+                                  0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 8, 0, 0, 0, 8, 8, 6, 0, 0, 0,
+                                  0xC4, 0x0F, 0xBE, 0x8B,                               // IHDR's CRC
+                                  0x40, 0x00, 0x01, 0x13, 'I', 'D', 'A', 'T',           // at offset 33
+                                  0x78, 0xDE, 0xF1, 0x03, 0x6A, 0xA4, 0x82};
+    const auto* begin = reinterpret_cast<const std::byte*>(file);
+    Result<Texture> t = readTexture("a.png", std::span<const std::byte>(begin, sizeof file));
+    expectError(t, "a.png", "offset 33");
+    expectError(t, "a.png", "chunk length: 1073742099 bytes and a CRC do not fit in the 7 bytes left");
+}
+
 TEST(Tga, RawBottomUpAndTopDown) {
     Bytes up = tgaHeader(2, 2, 2, 32, 8); // origin bottom-left: the bottom row first
     up.u8(255).u8(0).u8(0).u8(255).u8(255).u8(255).u8(255).u8(128); // blue, white (B, G, R, A)
