@@ -146,6 +146,16 @@ void fail(benchmark::State& state, Context& context, const std::string& why) {
 // Each decode is followed, outside the benchmark's own timing, by a memcpy of the same file
 // into a mapped buffer of the same kind: the two alternate, so both meet the same caches and
 // the same machine load.
+// Every file of `written` decoded from its bytes into `arena`, as decode/* times it.
+Status decodeAll(const Format& format, const Written& written, ArenaAllocator& arena) {
+    for (const File& f : written.files) {
+        Result<Model> model = format.load(f.path, f.bytes, f.options, arena);
+        if (!model) return model.error();
+        benchmark::DoNotOptimize(model->meshes.data());
+    }
+    return Ok{};
+}
+
 void decode(benchmark::State& state, Context& context, const Format& format, const Written& written) {
     ArenaAllocator arena(*context.device, written.storageBytes);
     Buffer copyTarget = touchedBuffer(*context.device, written.bytes, "memcpy baseline");
@@ -155,11 +165,8 @@ void decode(benchmark::State& state, Context& context, const Format& format, con
     for (auto _ : state) {
         auto start = std::chrono::steady_clock::now();
         arena.reset();
-        for (const File& f : written.files) {
-            Result<Model> model = format.load(f.path, f.bytes, f.options, arena);
-            if (!model) return fail(state, context, model.error().message);
-            benchmark::DoNotOptimize(model->meshes.data());
-        }
+        if (Status decoded = decodeAll(format, written, arena); !decoded)
+            return fail(state, context, decoded.error().message);
         decodeSeconds.push_back(secondsSince(start));
         state.PauseTiming();
         start = std::chrono::steady_clock::now();
@@ -199,11 +206,8 @@ void loadFromDisk(benchmark::State& state, Context& context, const Format& forma
         state.PauseTiming();
         start = std::chrono::steady_clock::now();
         arena.reset();
-        for (const File& f : written.files) {
-            Result<Model> model = format.load(f.path, f.bytes, f.options, arena);
-            if (!model) return fail(state, context, model.error().message);
-            benchmark::DoNotOptimize(model->meshes.data());
-        }
+        if (Status decoded = decodeAll(format, written, arena); !decoded)
+            return fail(state, context, decoded.error().message);
         decodeSeconds.push_back(secondsSince(start));
         state.ResumeTiming();
     }

@@ -8,25 +8,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/shell.h"
 #include "support/temp_dir.h"
 
 using nlohmann::json;
 
 namespace {
-struct CliRun {
-    int code;
-    std::string out;
-};
+using CliRun = horde::test::Outcome;
 
 // `withErrors`: stderr joins the output (the messages users act on), else it is dropped.
 CliRun runCli(const std::string& args, bool withErrors = false) {
-    std::string command = std::string(HORDE_CLI) + " " + args + (withErrors ? " 2>&1" : " 2>/dev/null");
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[4096];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    return horde::test::shell(std::string(HORDE_CLI) + " " + args, withErrors);
 }
 
 } // namespace

@@ -17,26 +17,16 @@
 #include "loader.h"
 #include "monster.h"
 #include "render/png.h"
+#include "support/shell.h"
 #include "support/temp_dir.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-struct CliRun {
-    int code;
-    std::string out;
-};
+using CliRun = horde::test::Outcome;
 
-CliRun runCli(const std::string& args) {
-    FILE* pipe = popen((std::string(HORDE_CLI) + " " + args + " 2>/dev/null").c_str(), "r");
-    std::string out;
-    char buffer[4096];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
-        out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+CliRun runCli(const std::string& args) { return horde::test::shell(std::string(HORDE_CLI) + " " + args, false); }
 
 std::string read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -1,5 +1,6 @@
 #pragma once
-// Runs a command line as a user would and keeps its exit code and output (stdout and stderr).
+// Runs a command line as a user would and keeps its exit code and output: stdout, and stderr
+// too unless `withErrors` is false (then it is dropped, so JSON on stdout parses alone).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -12,8 +13,8 @@ struct Outcome {
     std::string out;
 };
 
-inline Outcome shell(const std::string& command) {
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+inline Outcome shell(const std::string& command, bool withErrors = true) {
+    FILE* pipe = popen((command + (withErrors ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
     std::string out;
     char buffer[4096];
     while (size_t n = fread(buffer, 1, sizeof buffer, pipe))
