@@ -16,16 +16,21 @@ const chromium = spawn(process.env.HORDE_CHROMIUM || '/usr/bin/chromium', [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--window-size=1280,900',
   `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true }); // its own process group
 
 const problems = [];
 let said = '';
 chromium.stderr.on('data', (chunk) => { said += chunk; });
 const exited = new Promise((resolve) => chromium.on('exit', resolve));
 async function finish(code) {
-  chromium.kill();
+  // The whole group: Chromium's helper processes write into the profile too.
+  try { process.kill(-chromium.pid, 'SIGTERM'); } catch { chromium.kill(); }
   await exited; // the profile is Chromium's until it has gone
-  rmSync(profile, { recursive: true, force: true });
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  } catch (e) {
+    console.error(`left ${profile}: ${e.message}`); // a leftover temporary folder is not a failed check
+  }
   for (const p of problems) console.error(p);
   process.exit(code || (problems.length ? 1 : 0));
 }
