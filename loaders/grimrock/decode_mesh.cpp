@@ -153,7 +153,7 @@ bool decodeInfluences(Reader& r, const MeshScan& s, MeshArrays& out) {
                     for (int k = slots - 1; k >= 0; --k) {
                         int64_t b = boneIndex(load<I>(p + k * sizeof(I)));
                         // Only bones that carry weight must exist; zero-weight slots often hold junk.
-                        unnamed = (w[k] > 0.0f) & (uint64_t(b) >= uint64_t(bones)) ? k : unnamed;
+                        unnamed = ((w[k] > 0.0f) & (uint64_t(b) >= uint64_t(bones))) ? k : unnamed;
                         joints[k] = uint16_t(b);
                     }
                     if (unnamed >= 0) return failBone<I>(r, index, first + i, unnamed, bones);
