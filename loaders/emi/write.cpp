@@ -35,7 +35,9 @@ struct Out : ByteWriter {
 struct Frame {
     explicit Frame(const Axes& axes)
         : m(glm::dmat3(1, 0, 0, 0, 1, 0, 0, 0, -1) * glm::dmat3(glm::dmat4(axesToWorld(axes)))),
+          units(axes.metresPerUnit), // EMI files are read at a metre a unit (load.cpp)
           reverse(axes.clockwiseFrontFaces != (glm::determinant(m) < 0.0)) {}
+    glm::vec3 point(glm::vec3 p) const { return glm::vec3(m * glm::dvec3(p) * units); }
     glm::vec3 vector(glm::vec3 v) const { return glm::vec3(m * glm::dvec3(v)); }
     glm::vec4 rotation(glm::vec4 q) const {
         glm::dmat3 r = m * glm::mat3_cast(glm::dquat(q.w, q.x, q.y, q.z)) * glm::transpose(m);
@@ -43,6 +45,7 @@ struct Frame {
         return glm::vec4(out.x, out.y, out.z, out.w);
     }
     glm::dmat3 m;
+    double units; // source units -> file units
     bool reverse; // EMI's front faces wind counter-clockwise in the file: turn the others over
 };
 
@@ -79,7 +82,7 @@ Out skeletonFile(const Model& model, const Frame& frame) {
     for (const Node& node : model.nodes) {
         out.fixed(node.name, 32);
         out.fixed(node.parent >= 0 ? model.nodes[node.parent].name : std::string(), 32);
-        out.vec3(frame.vector(node.translation));
+        out.vec3(frame.point(node.translation));
         out.vec4(frame.rotation(glm::vec4(node.rotation.x, node.rotation.y, node.rotation.z, node.rotation.w)));
     }
     return out;
@@ -101,14 +104,14 @@ Status checkBind(const Model& model, const Skin& skin, const std::filesystem::pa
 void writeBounds(Out& out, const Mesh& mesh, const glm::mat4& place, const Frame& frame) {
     glm::vec3 lo(0.0f), hi(0.0f);
     for (size_t v = 0; v < mesh.vertexCount(); ++v) {
-        glm::vec3 p = frame.vector(glm::vec3(place * glm::vec4(mesh.arrays().positions[v], 1.0f)));
+        glm::vec3 p = frame.point(glm::vec3(place * glm::vec4(mesh.arrays().positions[v], 1.0f)));
         lo = v == 0 ? p : glm::min(lo, p);
         hi = v == 0 ? p : glm::max(hi, p);
     }
     glm::vec3 centre = (lo + hi) * 0.5f;
     float radius = 0.0f;
     for (size_t v = 0; v < mesh.vertexCount(); ++v)
-        radius = std::max(radius, glm::distance(centre, frame.vector(glm::vec3(place * glm::vec4(mesh.arrays().positions[v], 1.0f)))));
+        radius = std::max(radius, glm::distance(centre, frame.point(glm::vec3(place * glm::vec4(mesh.arrays().positions[v], 1.0f)))));
     out.f32(radius);
     out.vec3(centre);
     out.vec3(lo);
@@ -148,7 +151,7 @@ Result<Out> meshFile(const Model& model, const std::filesystem::path& path, cons
     bool uvs = mesh.layout().uvSets > 0;
     out.u32(uvs ? 19 : 3);
     out.u32(mesh.vertexCount());
-    for (glm::vec3 p : a.positions) out.vec3(frame.vector(glm::vec3(place * glm::vec4(p, 1.0f))));
+    for (glm::vec3 p : a.positions) out.vec3(frame.point(glm::vec3(place * glm::vec4(p, 1.0f))));
     for (glm::vec3 n : a.normals) {
         glm::vec3 m = turn * n;
         float length = glm::length(m);
@@ -201,7 +204,7 @@ Result<Out> meshFile(const Model& model, const std::filesystem::path& path, cons
 }
 
 void key(Out& out, const Frame& frame, ChannelPath path, glm::vec4 value, float time) {
-    if (path == ChannelPath::Translation) out.vec3(frame.vector(glm::vec3(value)));
+    if (path == ChannelPath::Translation) out.vec3(frame.point(glm::vec3(value)));
     else out.vec4(frame.rotation(value));
     out.f32(time);
 }

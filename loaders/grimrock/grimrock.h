@@ -56,10 +56,13 @@ struct Output : ByteWriter {
 // right-handed model this mirrors Z, which also turns counter-clockwise fronts clockwise.
 struct Conversion {
     glm::dmat3 axes{1.0};     // a signed permutation: source axes -> file axes
+    double units = 1.0;       // source units -> file units (each side's metres per unit)
     bool flipWinding = false; // when the source's front faces would come out reversed
 
-    glm::vec3 point(glm::vec3 p) const { return glm::vec3(axes * glm::dvec3(p)); }
-    // A transform conjugated into file axes: what maps file-space points as the source mapped its own.
+    glm::vec3 point(glm::vec3 p) const { return glm::vec3(axes * glm::dvec3(p) * units); }
+    glm::vec3 direction(glm::vec3 v) const { return glm::vec3(axes * glm::dvec3(v)); }
+    // A transform conjugated into file axes and units: what maps file-space points as the source
+    // mapped its own.
     glm::dmat4 transform(const glm::dmat4& m) const;
     TrsD trs(const TrsD& source) const;
 };

@@ -51,14 +51,14 @@ void writeMeshEntity(Output& out, const Model& model, const Mesh& mesh, const Co
         out.vec3(q);
     }
     writeArrayHeader(out, kFloat32, 3, 4);
-    for (glm::vec3 v : a.normals) out.vec3(conv.point(v));
+    for (glm::vec3 v : a.normals) out.vec3(conv.direction(v));
     if (layout.tangents) {
         writeArrayHeader(out, kFloat32, 3, 4);
-        for (glm::vec4 t : a.tangents) out.vec3(conv.point(glm::vec3(t)));
+        for (glm::vec4 t : a.tangents) out.vec3(conv.direction(glm::vec3(t)));
         // The engine keeps the bitangent as a sign; the file wants the vector.
         writeArrayHeader(out, kFloat32, 3, 4);
         for (uint32_t v = 0; v < n; ++v)
-            out.vec3(conv.point(glm::cross(a.normals[v], glm::vec3(a.tangents[v])) * a.tangents[v].w));
+            out.vec3(conv.direction(glm::cross(a.normals[v], glm::vec3(a.tangents[v])) * a.tangents[v].w));
     } else {
         writeAbsentArray(out), writeAbsentArray(out);
     }

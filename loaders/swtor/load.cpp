@@ -10,9 +10,6 @@
 
 namespace horde::swtor {
 
-namespace {
-// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
-// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
 Axes fileAxes() {
     Axes axes;
     axes.up = Axes::Up::Y;
@@ -22,6 +19,7 @@ Axes fileAxes() {
     return axes;
 }
 
+namespace {
 struct SkeletonParts {
     std::vector<Bone> bones;
     std::vector<Attachment> attachments;

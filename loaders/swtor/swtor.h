@@ -177,6 +177,10 @@ struct Attachment {
 std::vector<Bone> readBones(Reader& r, const Header& h);
 std::vector<Attachment> readAttachments(Reader& r, const Header& h);
 
+// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
+// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
+Axes fileAxes();
+
 // ---- The writer (write.cpp, write_file.cpp) ----
 
 // Writes the meshes to `path` and, when any mesh is skinned, the skeleton beside it

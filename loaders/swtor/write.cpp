@@ -14,6 +14,7 @@
 #include <glm/gtc/packing.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "asset/axes.h"
 #include "asset/split.h"
 #include "byte_writer.h"
 
@@ -28,6 +29,21 @@ constexpr size_t kMaxTableEntries = 0xFFFF;               // header and mesh cou
 glm::mat4 localMatrix(const Node& n) {
     return glm::translate(glm::mat4(1.0f), n.translation) * glm::mat4_cast(n.rotation) * glm::scale(glm::mat4(1.0f), n.scale);
 }
+
+// From the model's axes and units to the file's: points go through `to`; transforms are
+// conjugated, so they map file points as the source's mapped its own.
+struct Frame {
+    explicit Frame(const Axes& source) {
+        const Axes file = fileAxes();
+        const glm::mat4 axes = glm::inverse(axesToWorld(file)) * axesToWorld(source);
+        to = glm::scale(glm::mat4(1.0f), glm::vec3(source.metresPerUnit / file.metresPerUnit)) * axes;
+        from = glm::inverse(to);
+        clockwiseFronts = frontFaceClockwise(source) != frontFaceClockwise(file);
+    }
+    glm::mat4 conjugate(const glm::mat4& m) const { return to * m * from; }
+    glm::mat4 to, from;
+    bool clockwiseFronts; // the source's front faces wind the other way once in the file's axes
+};
 
 std::vector<glm::mat4> restModel(const Model& model) {
     std::vector<glm::mat4> out(model.nodes.size());
@@ -86,7 +102,8 @@ struct VertexBytes {
 
 class MeshWriter {
   public:
-    MeshWriter(const Model& model, const std::vector<glm::mat4>& rest, FileOut& file) : model_(model), rest_(rest), file_(file) {}
+    MeshWriter(const Model& model, const std::vector<glm::mat4>& rest, const Frame& frame, FileOut& file)
+        : model_(model), rest_(rest), frame_(frame), file_(file) {}
 
     // A mesh too large for 16-bit indices becomes several GAWB meshes, "<name>.0", "<name>.1"...
     Status add(const Mesh& mesh) {
@@ -115,9 +132,13 @@ class MeshWriter {
         for (uint32_t s = 0; s < std::min(mesh.layout().uvSets, 2u); ++s) out.mask |= kUvSets[s];
 
         // Static meshes are placed by their node; GAWB vertices are in model space.
-        const glm::mat4 place = skinned ? glm::mat4(1.0f) : rest_[mesh.node];
+        const glm::mat4 node = skinned ? glm::mat4(1.0f) : rest_[mesh.node];
+        const glm::mat4 place = frame_.to * node;
         const glm::mat3 normalPlace = glm::transpose(glm::inverse(glm::mat3(place)));
+        // The bitangent's sign turns with any mirror; the winding with the node's mirror and
+        // with the source's own winding convention (axes mirrors keep fronts facing out).
         const bool mirrored = glm::determinant(glm::mat3(place)) < 0.0f;
+        const bool reverse = (glm::determinant(glm::mat3(node)) < 0.0f) != frame_.clockwiseFronts;
 
         std::vector<int32_t> local;
         std::vector<BoxBuilder> boneBoxes;
@@ -172,7 +193,7 @@ class MeshWriter {
 
         out.indices.resize(mesh.indexCount());
         for (size_t i = 0; i < out.indices.size(); ++i) out.indices[i] = uint16_t(a.index(i));
-        if (mirrored) // a mirroring placement turns faces inside out unless their winding flips too
+        if (reverse)
             for (size_t i = 0; i + 2 < out.indices.size(); i += 3) std::swap(out.indices[i + 1], out.indices[i + 2]);
 
         for (const Submesh& s : mesh.submeshes) {
@@ -201,6 +222,7 @@ class MeshWriter {
 
     const Model& model_;
     const std::vector<glm::mat4>& rest_;
+    const Frame& frame_;
     FileOut& file_;
 };
 
@@ -219,7 +241,7 @@ std::vector<bool> socketNodes(const Model& model) {
     return socket;
 }
 
-Result<FileOut> skeletonFile(const Model& model, const std::vector<glm::mat4>& rest) {
+Result<FileOut> skeletonFile(const Model& model, const std::vector<glm::mat4>& rest, const Frame& frame) {
     const std::vector<bool> socket = socketNodes(model);
     std::vector<const glm::mat4*> inverseBind(model.nodes.size(), nullptr);
     for (const Skin& skin : model.skins)
@@ -238,7 +260,7 @@ Result<FileOut> skeletonFile(const Model& model, const std::vector<glm::mat4>& r
     for (size_t i = 0; i < model.nodes.size(); ++i) {
         const Node& node = model.nodes[i];
         if (socket[i]) {
-            file.attachments.push_back({node.name, model.nodes[node.parent].name, localMatrix(node)});
+            file.attachments.push_back({node.name, model.nodes[node.parent].name, frame.conjugate(localMatrix(node))});
             continue;
         }
         if (!names.insert(node.name).second)
@@ -247,9 +269,9 @@ Result<FileOut> skeletonFile(const Model& model, const std::vector<glm::mat4>& r
         BoneOut bone;
         bone.name = node.name;
         bone.parent = node.parent < 0 ? -1 : boneOf[node.parent];
-        bone.boneToParent = localMatrix(node);
-        bone.rootToBone = inverseBind[i] ? *inverseBind[i] : glm::inverse(rest[i]);
-        box.add(glm::vec3(rest[i][3]));
+        bone.boneToParent = frame.conjugate(localMatrix(node));
+        bone.rootToBone = frame.conjugate(inverseBind[i] ? *inverseBind[i] : glm::inverse(rest[i]));
+        box.add(glm::vec3(frame.to * rest[i][3]));
         file.bones.push_back(std::move(bone));
     }
     if (file.bones.size() > kMaxTableEntries || file.attachments.size() > kMaxTableEntries)
@@ -268,7 +290,8 @@ std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath) {
 Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     const std::vector<glm::mat4> rest = restModel(model);
     FileOut meshFile;
-    MeshWriter writer(model, rest, meshFile);
+    const Frame frame(model.axes);
+    MeshWriter writer(model, rest, frame, meshFile);
     bool anySkinned = false;
     for (const Mesh& mesh : model.meshes) {
         if (Status st = writer.add(mesh); !st) return st.error();
@@ -284,7 +307,7 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
         if (Status st = saveBytes(encode(meshFile), path); !st) return st.error();
         return Companions{};
     }
-    Result<FileOut> skeleton = skeletonFile(model, rest);
+    Result<FileOut> skeleton = skeletonFile(model, rest, frame);
     if (!skeleton) return skeleton.error();
     if (Status st = saveBytes(encode(meshFile), path); !st) return st.error();
     Companions written;

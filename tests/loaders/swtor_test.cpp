@@ -404,9 +404,17 @@ TEST(Swtor, ASkeletonFileAloneLoadsItsBones) {
     EXPECT_TRUE(m->meshes.empty());
 }
 
+// In the file's own units (decimetres), so numbers come back as written; converting units and
+// axes is Formats/WriterUnits' (writer_units_test.cpp).
+Model monsterInDecimetres(HeapMeshAllocator& heap, const MonsterParams& params = {}) {
+    Model monster = buildMonster(heap, params);
+    monster.axes.metresPerUnit = 0.1f;
+    return monster;
+}
+
 TEST(Swtor, MonsterRoundTrip) {
     HeapMeshAllocator heap;
-    Model monster = buildMonster(heap);
+    Model monster = monsterInDecimetres(heap);
     TempDir dir;
     auto path = dir.path / "monster.gr2";
     Result<Companions> written = swtorFormat().write(monster, path);
@@ -489,7 +497,7 @@ std::vector<glm::dvec3> posedCorners(const Model& model, const std::vector<Posed
 
 TEST(Swtor, MeshesOver65536VerticesAreSplitIntoSeveralGawbMeshes) {
     HeapMeshAllocator heap;
-    Model monster = buildMonster(heap, MonsterParams{8, 48, 20});
+    Model monster = monsterInDecimetres(heap, MonsterParams{8, 48, 20});
     const Mesh& om = monster.meshes[0];
     ASSERT_GT(om.vertexCount(), 65536u);
     TempDir dir;

@@ -1,0 +1,106 @@
+// Every writer converts a model's axes and units into its file's: what a model measured in
+// metres, upright, measures and stands the same once written and read back. Checked against
+// the source's own numbers moved to metres by hand (axes map times metres per unit), in double
+// precision: vertex positions and each node's rest position in the model.
+#include <gtest/gtest.h>
+
+#include "anim/reference.h"
+#include "asset/axes.h"
+#include "loader.h"
+#include "monster.h"
+#include "support/temp_dir.h"
+
+namespace horde {
+namespace {
+
+struct Case {
+    const char* format;
+    Axes source;
+    const char* label;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.format << " from " << c.label; }
+
+Axes axes(Axes::Up up, float metresPerUnit) {
+    Axes a;
+    a.up = up;
+    a.metresPerUnit = metresPerUnit;
+    return a;
+}
+
+glm::dvec3 metres(const Axes& a, glm::dvec3 p) {
+    return glm::dmat3(glm::mat3(axesToWorld(a))) * p * double(a.metresPerUnit);
+}
+
+// Where each node rests in the model, in its own units and axes.
+std::vector<glm::dvec3> restPositions(const Model& m) {
+    std::vector<glm::dmat4> world(m.nodes.size());
+    std::vector<glm::dvec3> out(m.nodes.size());
+    for (size_t n = 0; n < m.nodes.size(); ++n) {
+        glm::dmat4 local = toMatrix(restTrs(m.nodes[n]));
+        world[n] = m.nodes[n].parent < 0 ? local : world[m.nodes[n].parent] * local;
+        out[n] = glm::dvec3(world[n][3]);
+    }
+    return out;
+}
+
+class WriterUnits : public ::testing::TestWithParam<Case> {};
+
+TEST_P(WriterUnits, TheModelKeepsItsSizeAndStandsUpright) {
+    const Case& c = GetParam();
+    HeapMeshAllocator heap;
+    Model source = buildMonster(heap);
+    source.axes = c.source;
+
+    test::TempDir dir("writer_units");
+    const Format* format = findFormat(c.format);
+    ASSERT_NE(format, nullptr);
+    const std::filesystem::path path = dir.path / (std::string("m") + format->extension);
+    Result<Companions> written = format->write(source, path);
+    ASSERT_TRUE(written) << written.error().message;
+    LoadOptions options;
+    options.skeleton = written->skeleton;
+    Result<Model> back = loadModel(path, options, heap);
+    ASSERT_TRUE(back) << back.error().message;
+
+    double radius = 0.0;
+    for (glm::vec3 p : source.meshes[0].arrays().positions) radius = std::max(radius, glm::length(metres(source.axes, p)));
+    ASSERT_GT(radius, 0.0);
+    const double tolerance = 1e-5 * radius;
+
+    ASSERT_EQ(back->meshes.size(), source.meshes.size());
+    const auto& a = source.meshes[0].arrays().positions;
+    const auto& b = back->meshes[0].arrays().positions;
+    ASSERT_EQ(b.size(), a.size());
+    double worst = 0.0;
+    for (size_t v = 0; v < a.size(); ++v)
+        worst = std::max(worst, glm::length(metres(back->axes, b[v]) - metres(source.axes, a[v])));
+    EXPECT_LT(worst, tolerance) << c.label << ": farthest vertex, in metres, of a model " << radius << " m across";
+
+    const std::vector<glm::dvec3> restA = restPositions(source), restB = restPositions(*back);
+    size_t compared = 0;
+    for (size_t n = 0; n < source.nodes.size(); ++n) {
+        int32_t m = findNode(*back, source.nodes[n].name);
+        if (m < 0) continue;
+        ++compared;
+        EXPECT_LT(glm::length(metres(back->axes, restB[m]) - metres(source.axes, restA[n])), tolerance)
+            << c.label << ": node '" << source.nodes[n].name << "'";
+    }
+    EXPECT_EQ(compared, source.nodes.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Formats, WriterUnits,
+    ::testing::Values(Case{"grimrock", axes(Axes::Up::Y, 0.1f), "decimetres"},
+                      Case{"grimrock", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"},
+                      Case{"emi", axes(Axes::Up::Y, 0.1f), "decimetres"},
+                      Case{"emi", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"},
+                      Case{"swtor", axes(Axes::Up::Y, 1.0f), "metres"},
+                      Case{"swtor", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"},
+                      Case{"gltf", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"}),
+    [](const ::testing::TestParamInfo<Case>& param) {
+        return std::string(param.param.format) + "_" + std::to_string(param.index);
+    });
+
+} // namespace
+} // namespace horde
