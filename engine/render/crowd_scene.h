@@ -6,7 +6,8 @@
 //   sample -> pose (own poses only) -> skin (each drawn level's vertices, once per own pose and
 //   once per shared pose in use) -> indirect-count draws.
 // With culling and LOD both off it is the brute-force baseline: every instance posed, skinned
-// and drawn in full, each in its own slot (deterministic, so tests can read results back).
+// and drawn in full, each in its own slot (deterministic, so tests can read results back); a
+// crowd larger than the vertex budget is skinned and drawn a chunk of instances at a time.
 #include <array>
 #include <cstdint>
 #include <optional>
