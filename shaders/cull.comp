@@ -92,7 +92,7 @@ void main() {
             uint jobCounter = HORDE_COUNT_HEADER + f.meshCount + f.listCount + list;
             uint job;
             if (deterministic) {
-                vertexOffset = instance * f.vertexStride + mesh.vertexBase;
+                vertexOffset = instance % f.chunkInstances * f.vertexStride + mesh.vertexBase;
                 job = instance;
                 atomicAdd(counters.v[jobCounter], 1u);
             } else {

@@ -13,12 +13,13 @@ const vec3 kLevelColors[HORDE_MAX_LEVELS] = vec3[](
     vec3(0.60, 0.45, 0.25), vec3(0.55, 0.55, 0.55), vec3(0.35, 0.35, 0.35), vec3(0.20, 0.20, 0.20));
 
 // Which visible entry this vertex belongs to, and its vertex within the level; false past the
-// list's end (the tail of the last batch).
+// list's end (the tail of the last batch). A draw starts at its first instance's entry: the
+// list's first, or a brute-force chunk's.
 bool visibleEntry(DrawInfo info, out DrawEntry entry, out uint levelVertex) {
-    uint k = (gl_InstanceIndex - gl_BaseInstance) * info.batch + gl_VertexIndex / info.vertexCount;
+    uint k = gl_BaseInstance + (gl_InstanceIndex - gl_BaseInstance) * info.batch + gl_VertexIndex / info.vertexCount;
     levelVertex = gl_VertexIndex % info.vertexCount;
-    if (k >= info.entries) return false;
-    entry = DrawEntries(pc.entries).v[gl_BaseInstance + k];
+    if (k >= info.firstEntry + info.entries) return false;
+    entry = DrawEntries(pc.entries).v[k];
     return true;
 }
 

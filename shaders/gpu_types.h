@@ -116,6 +116,8 @@ struct SkinPush {
     uint jointBase;
     uint jointCount;
     uint countIndex;
+    uint jobLimit;    // jobs past this many are left to another dispatch (brute force's chunks)
+    uint pad;
 };
 
 struct FrameGlobals {
@@ -215,7 +217,7 @@ struct DrawInfo {
     uint batch;       // crowd instances per drawn instance
     uint vertexCount; // of the level: gl_VertexIndex / vertexCount picks the instance in the batch
     uint entries;     // visible entries in the list; a batch's tail past them draws nothing
-    uint pad;
+    uint firstEntry;  // the list's first entry (a draw's first instance may be further on)
 };
 
 // Everything the per-frame bookkeeping of one model's crowd reads and writes, in one record per
@@ -254,7 +256,8 @@ struct CrowdFrame {
     uint jointCount;
     uint workgroupLimit;    // the device's maxComputeWorkGroupCount[0]
     uint vertexStride;      // brute force: pool vertices per instance (every mesh at level 0)
-    uint pad0, pad1;
+    uint chunkInstances;    // brute force: instances skinned and drawn together through the pool
+    uint pad;
 };
 
 struct CullPush {
@@ -292,7 +295,7 @@ static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecor
 static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 48 && sizeof(JointRecord) == 64);
 static_assert(sizeof(SamplePush) == 96 && offsetof(SamplePush, time) == 80);
 static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
-static_assert(sizeof(SkinPush) == 96 && offsetof(SkinPush, vertexCount) == 80);
+static_assert(sizeof(SkinPush) == 104 && offsetof(SkinPush, vertexCount) == 80);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
 static_assert(sizeof(DrawPush) == 120 && offsetof(DrawPush, jointBase) == 104);

@@ -67,7 +67,8 @@ void main() {
             draws.v[command * 5u + 3u] = 0u; // vertexOffset
             draws.v[command * 5u + 4u] = list * f.instanceCount; // firstInstance: the list's entries
             DrawInfos(f.drawInfo).v[command] = DrawInfo(submesh.material, list - CullMeshes(f.meshes).v[level.mesh].firstLevel,
-                                                        level.batch, level.vertexCount, instances, 0u);
+                                                        level.batch, level.vertexCount, instances,
+                                                        list * f.instanceCount);
         }
     }
 }

@@ -26,7 +26,7 @@ Affine blendedPalette(uint pose, uint vertex) {
 
 void main() {
     uint id = flatInvocation();
-    if (id >= pc.vertexCount * Uints(pc.counters).v[pc.countIndex]) return;
+    if (id >= pc.vertexCount * min(Uints(pc.counters).v[pc.countIndex], pc.jobLimit)) return;
     SkinJob job = SkinJobs(pc.jobs).v[id / pc.vertexCount];
     uint vertex = id % pc.vertexCount;
     uint source = Uints(pc.order).v[vertex];

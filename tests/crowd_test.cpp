@@ -86,6 +86,29 @@ TEST_F(CrowdTest, VertexShaderSkinningMatchesComputeSkinning) {
     }
 }
 
+// Brute force through a pool that holds a quarter of the crowd (skin a chunk, draw it, the
+// next): still every instance in full, and the same image to the bit as skinning the whole crowd
+// first; its pass times add up over the chunks.
+TEST_F(CrowdTest, BruteForceInChunksDrawsWhatItDrawsWhole) {
+    CrowdSettings whole = settings(Technique::Compute, false, false);
+    CrowdSettings chunks = whole;
+    chunks.vertexBudget = uint64_t(crowdModel_->levelVertexStride()) * 60;
+    const CrowdModel* models[] = {crowdModel_.get()};
+    CrowdScene chunked(device(), models, 200, chunks);
+    HeadlessResult a = render(200, whole, 0.3f);
+    HeadlessResult b = render(chunked, 0.3f);
+    EXPECT_EQ(test::differingFraction(a.image, b.image, 0), 0.0);
+    EXPECT_GT(test::coverage(b.image).pixels, size_t(kWidth) * kHeight / 40);
+    EXPECT_LT(chunked.slotBytes(), CrowdScene(device(), models, 200, whole).slotBytes() / 2);
+    const FrameCounts& counts = b.stats.counts.back();
+    EXPECT_EQ(counts.visible, 200u);
+    EXPECT_EQ(counts.triangles, a.stats.counts.back().triangles);
+    EXPECT_EQ(counts.skinnedVertices, uint64_t(200) * crowdModel_->levelVertexStride());
+    EXPECT_GT(b.stats.gpu.back().skinMs, 0.0);
+    EXPECT_GT(b.stats.gpu.back().drawMs, 0.0);
+    EXPECT_THROW(chunked.readSkinned(0, 0, 0, false), std::logic_error);
+}
+
 // Culling and LOD against brute force on the same frame: the figure docs/PERFORMANCE.md reports
 // (pixels differing by more than 10% of full scale), at an error small enough to meet 1%.
 TEST_F(CrowdTest, LodAndCullingDrawWhatBruteForceDraws) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 #include "anim/cull_reference.h"
 #include "shaders/spirv.h"
@@ -28,6 +29,28 @@ void passBarrier(VkCommandBuffer cmd) {
 }
 
 template <class T> const T* as(const Buffer& b) { return static_cast<const T*>(b.mapped()); }
+
+// A direct dispatch of `invocations` in rows of at most `limit` workgroups (flatInvocation()),
+// as plan.comp sizes the indirect ones.
+template <class Push>
+void dispatchRows(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push, uint64_t invocations, uint32_t limit) {
+    const uint64_t groups = (invocations + HORDE_WORKGROUP - 1) / HORDE_WORKGROUP;
+    if (groups == 0) return;
+    const uint32_t x = uint32_t(std::min<uint64_t>(groups, limit));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+    pushConstants(cmd, pipeline, push);
+    vkCmdDispatch(cmd, x, uint32_t((groups + x - 1) / x), 1);
+}
+
+// Brute force skins and draws its crowd in chunks of instances through one pool of the vertex
+// budget: all the work every frame, in memory that does not grow with the crowd. A chunk holds
+// a whole number of every mesh's level-0 batch, so no drawn instance straddles two chunks.
+uint32_t bruteChunk(const CrowdModel& cm, uint32_t count, uint64_t vertexBudget) {
+    uint32_t align = 1;
+    for (const gpu::CullMesh& mesh : cm.cullMeshes()) align = std::lcm(align, cm.cullLevels()[mesh.firstLevel].batch);
+    const uint64_t fit = vertexBudget / std::max(cm.levelVertexStride(), 1u) / align * align;
+    return uint32_t(std::min<uint64_t>(count, std::max<uint64_t>(fit, align)));
+}
 
 // Sample and pose over pose slots [firstSlot, firstSlot + counters[countIndex]), slot s animating
 // instance poseInstances[s - firstSlot]: the shared poses once, the own poses every frame.
@@ -77,7 +100,14 @@ struct CrowdScene::Part {
     std::vector<gpu::InstanceRecord> instances;
     Buffer instanceBuffer;
     uint32_t poseCapacity = 0, jobCapacity = 0, sharedCount = 0;
+    uint32_t chunkInstances = 0; // brute force: instances per skin-and-draw chunk
     uint64_t vertexCapacity = 0;
+    // Brute force in chunks: each level-0 submesh's draw record (the chunk's draws are direct).
+    struct ChunkDraw {
+        uint32_t mesh, firstIndex, indexCount, batch, list;
+    };
+    std::vector<ChunkDraw> chunkDraws;
+    Buffer chunkDrawInfo;
     uint32_t counterCount = 0;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws, drawInfo,
@@ -92,6 +122,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
                        std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings)
     : device_(device), settings_(settings) {
     const bool lod = settings.lod, pool = settings.technique == Technique::Compute;
+    const bool brute = !lod && !settings.cull;
     const VkDeviceSize allocationLimit = device.maxAllocationSize();
     VkDeviceSize heap = 0;
     for (uint32_t h = 0; h < device.memory().memoryHeapCount; ++h)
@@ -115,9 +146,11 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         part.poseCapacity = lod ? std::min(count, settings.poseBudget) : count;
         part.sharedCount = cm.sharedPoses() * part.meshCount() * HORDE_MAX_LEVELS;
         part.jobCapacity = part.poseCapacity + (lod ? cm.sharedPoses() : 0);
+        part.chunkInstances = brute && pool ? bruteChunk(cm, count, settings.vertexBudget) : count;
         part.vertexCapacity = lod ? std::min<uint64_t>(settings.vertexBudget,
                                                        uint64_t(part.poseCapacity + cm.sharedPoses()) * cm.levelVertexStride())
-                                  : uint64_t(count) * cm.levelVertexStride();
+                                  : uint64_t(part.chunkInstances) * cm.levelVertexStride();
+        chunked_ |= part.chunkInstances < count;
         if (!pool) part.vertexCapacity = 0;
         part.counterCount = HORDE_COUNT_HEADER + part.meshCount() + 2 * part.listCount();
         uint64_t poses = uint64_t(cm.sharedPoses()) + part.poseCapacity;
@@ -157,6 +190,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             worldBounds_.max = glm::max(worldBounds_.max, centre + glm::vec3(s.w));
         }
         part.instanceBuffer = uploadTable(device, part.instances, "crowd instances");
+        if (chunked_) buildChunkDraws(part);
     }
     if (parts_.empty()) worldBounds_ = {glm::vec3(-1.0f), glm::vec3(1.0f)};
     groundHeight_ = parts_.empty() ? 0.0f : 1e30f;
@@ -178,7 +212,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
                                      "crowd counts readback" + tag);
         VkQueryPoolCreateInfo query{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         query.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        query.queryCount = kQueries;
+        query.queryCount = queryCount();
+        slot.stamps.resize(queryCount());
         VK_CHECK(vkCreateQueryPool(device.get(), &query, nullptr, &slot.queries));
         device.setName(slot.queries, VK_OBJECT_TYPE_QUERY_POOL, "pass timestamps" + tag);
     }
@@ -242,6 +277,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             f.jointCount = uint32_t(cm.tables().joints.size());
             f.workgroupLimit = device.properties().limits.maxComputeWorkGroupCount[0];
             f.vertexStride = cm.levelVertexStride();
+            f.chunkInstances = part.chunkInstances;
             b.frame = uploadTable(device, std::vector<gpu::CrowdFrame>{f}, "crowd frame" + tag);
             part.slots.push_back(std::move(b));
         }
@@ -297,6 +333,32 @@ uint32_t CrowdScene::instanceCount() const {
     uint32_t n = 0;
     for (const Part& part : parts_) n += uint32_t(part.instances.size());
     return n;
+}
+
+uint32_t CrowdScene::chunkCount() const {
+    if (!chunked_) return 1;
+    uint32_t n = 0;
+    for (const Part& part : parts_) n += (uint32_t(part.instances.size()) + part.chunkInstances - 1) / part.chunkInstances;
+    return n;
+}
+
+// What plan.comp would write for a brute-force frame's level-0 draws, once: every instance is
+// in every mesh's level-0 list, so only the chunk's first instance changes from draw to draw.
+void CrowdScene::buildChunkDraws(Part& part) {
+    const CrowdModel& cm = *part.model;
+    const uint32_t count = uint32_t(part.instances.size());
+    std::vector<gpu::DrawInfo> infos;
+    for (uint32_t m = 0; m < part.meshCount(); ++m) {
+        const uint32_t list = cm.cullMeshes()[m].firstLevel;
+        const gpu::CullLevel& level = cm.cullLevels()[list];
+        for (uint32_t s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
+            const gpu::LevelSubmesh& submesh = cm.levelSubmeshes()[s];
+            if (submesh.indexCount == 0) continue;
+            part.chunkDraws.push_back({m, submesh.firstIndex, submesh.indexCount, level.batch, list});
+            infos.push_back({submesh.material, 0, level.batch, level.vertexCount, count, list * count});
+        }
+    }
+    part.chunkDrawInfo = uploadTable(device_, infos, "chunk draw info");
 }
 
 uint32_t CrowdScene::flags() const {
@@ -415,6 +477,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     passBarrier(cmd);
     ++commands_;
     stamp(3);
+    if (chunked_) return; // recordChunks skins each chunk before drawing it
     if (settings_.technique == Technique::Compute) {
         for (Part& part : parts_) {
             const CrowdModel& cm = *part.model;
@@ -439,6 +502,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
                 push.jointBase = cm.tables().meshJointBase[level.mesh];
                 push.jointCount = uint32_t(cm.tables().joints.size());
                 push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                push.jobLimit = ~0u;
                 indirect(skinPipeline_, push, b.dispatches, 2 + list);
             }
         }
@@ -459,11 +523,11 @@ void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time
     Slot& slot = slots_[slotIndex];
     commands_ = 0;
     writeGlobals(slotIndex, view, cull ? *cull : view);
-    vkCmdResetQueryPool(cmd, slot.queries, 0, kQueries);
+    vkCmdResetQueryPool(cmd, slot.queries, 0, queryCount());
     ++commands_;
     recordPasses(cmd, slotIndex, time, true);
     recordDraw(cmd, slotIndex, target);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, 5);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, queryCount() - 1);
     VkDeviceSize offset = 0;
     for (Part& part : parts_) {
         VkBufferCopy region{0, offset, VkDeviceSize(part.counterCount) * 4};
@@ -476,28 +540,19 @@ void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time
     slot.used = true;
 }
 
-void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
-    Slot& slot = slots_[slotIndex];
-    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
-                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
-    imageBarrier(cmd, target.depth, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+void CrowdScene::beginRendering(VkCommandBuffer cmd, const RenderTarget& target, bool clear) {
     VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     color.imageView = target.colorView;
     color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
     color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     color.clearValue.color = {{0.09f, 0.10f, 0.12f, 1.0f}};
     VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     depth.imageView = target.depthView;
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depth.loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    // Chunks after the first test against the depth the earlier ones left.
+    depth.storeOp = chunked_ ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE;
     depth.clearValue.depthStencil = {1.0f, 0};
     VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
     rendering.renderArea = {{0, 0}, target.extent};
@@ -510,28 +565,33 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
     VkRect2D scissor{{0, 0}, target.extent};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
-    commands_ += 6;
-
-    if (settings_.ground && !parts_.empty()) {
-        glm::vec3 size = worldBounds_.max - worldBounds_.min;
-        float margin = std::max(size.x, size.z) * 0.05f;
-        gpu::GroundPush push{};
-        push.globals = slot.globals.address();
-        push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin, worldBounds_.max.x + margin,
-                              worldBounds_.max.z + margin);
-        push.height = groundHeight_;
-        glm::vec4 sphere = parts_[0].model->worldSphere();
-        push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
-        vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, groundPipeline_.get());
-        pushConstants(cmd, groundPipeline_, push);
-        vkCmdDraw(cmd, 6, 1, 0, 0);
-        commands_ += 4;
-    }
-
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
     vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
-    commands_ += 2;
+    commands_ += 5;
+}
+
+void CrowdScene::recordGround(VkCommandBuffer cmd, uint32_t slotIndex) {
+    if (!settings_.ground || parts_.empty()) return;
+    glm::vec3 size = worldBounds_.max - worldBounds_.min;
+    float margin = std::max(size.x, size.z) * 0.05f;
+    gpu::GroundPush push{};
+    push.globals = slots_[slotIndex].globals.address();
+    push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin, worldBounds_.max.x + margin,
+                          worldBounds_.max.z + margin);
+    push.height = groundHeight_;
+    glm::vec4 sphere = parts_[0].model->worldSphere();
+    push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, groundPipeline_.get());
+    pushConstants(cmd, groundPipeline_, push);
+    vkCmdDraw(cmd, 6, 1, 0, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
+    commands_ += 6;
+}
+
+void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
+    const Slot& slot = slots_[slotIndex];
     for (Part& part : parts_) {
         const CrowdModel& cm = *part.model;
         const Model& model = cm.model();
@@ -571,8 +631,121 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
             commands_ += 3;
         }
     }
-    vkCmdEndRendering(cmd);
-    ++commands_;
+}
+
+// Brute force through a pool smaller than the crowd: per chunk of instances, every mesh's
+// level 0 skinned into the pool, then drawn, before the next chunk overwrites it. Every instance
+// is still sampled, posed, skinned and drawn in full each frame. The commands grow with the
+// crowd here (about 20 per chunk of vertexBudget vertices), the one place they do: it is the
+// baseline, not the path that scales.
+void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
+    const Slot& slot = slots_[slotIndex];
+    const uint32_t limit = device_.properties().limits.maxComputeWorkGroupCount[0];
+    uint32_t query = 4;
+    bool first = true;
+    for (Part& part : parts_) {
+        const CrowdModel& cm = *part.model;
+        const Model& model = cm.model();
+        Part::PerSlot& b = part.slots[slotIndex];
+        const uint32_t count = uint32_t(part.instances.size());
+        for (uint32_t start = 0; start < count; start += part.chunkInstances) {
+            const uint32_t n = std::min(part.chunkInstances, count - start);
+            if (!first) {
+                // The previous chunk's draw has read the pool and written the attachments.
+                barrier(cmd,
+                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+                            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+                            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+                ++commands_;
+            }
+            for (uint32_t m = 0; m < part.meshCount(); ++m) {
+                const uint32_t list = cm.cullMeshes()[m].firstLevel;
+                const gpu::CullLevel& level = cm.cullLevels()[list];
+                const Mesh& mesh = model.meshes[m];
+                const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
+                gpu::SkinPush push{};
+                push.positions = gpu.address(gpu.offsets.positions);
+                push.normals = gpu.address(gpu.offsets.normals);
+                push.order = cm.buffers().lodOrder[m].address();
+                push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
+                push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
+                push.palette = b.palette.address();
+                push.jobs = b.jobs.address() + (VkDeviceAddress(list) * part.jobCapacity + start) * sizeof(gpu::SkinJob);
+                push.counters = b.counters.address();
+                push.outPositions = b.positions.address();
+                push.outNormals = b.normals.address();
+                push.vertexCount = level.vertexCount;
+                push.jointBase = cm.tables().meshJointBase[m];
+                push.jointCount = uint32_t(cm.tables().joints.size());
+                push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                push.jobLimit = n;
+                dispatchRows(cmd, skinPipeline_, push, uint64_t(n) * level.vertexCount, limit);
+                commands_ += 3;
+            }
+            passBarrier(cmd);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, query++);
+            beginRendering(cmd, target, first);
+            if (first) recordGround(cmd, slotIndex);
+            vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+            commands_ += 3;
+            for (size_t d = 0; d < part.chunkDraws.size(); ++d) {
+                const Part::ChunkDraw& draw = part.chunkDraws[d];
+                gpu::DrawPush push{};
+                push.globals = slot.globals.address();
+                push.instances = part.instanceBuffer.address();
+                push.entries = b.entries.address();
+                push.drawInfo = part.chunkDrawInfo.address() + VkDeviceAddress(d) * sizeof(gpu::DrawInfo);
+                push.sharedOffsets = b.sharedOffsets.address();
+                push.materials = cm.buffers().materials.address();
+                push.worlds = b.worlds.address();
+                push.jointBase = cm.tables().meshJointBase[draw.mesh];
+                push.jointCount = uint32_t(cm.tables().joints.size());
+                push.positions = b.positions.address();
+                push.normals = b.normals.address();
+                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[draw.mesh].get(), 0, VK_INDEX_TYPE_UINT32);
+                pushConstants(cmd, drawPipeline_, push);
+                vkCmdDrawIndexed(cmd, draw.indexCount * draw.batch, (n + draw.batch - 1) / draw.batch, draw.firstIndex, 0,
+                                 draw.list * count + start);
+                commands_ += 3;
+            }
+            vkCmdEndRendering(cmd);
+            ++commands_;
+            // The last chunk's draw ends where recordFrame's final timestamp does.
+            if (query + 1 < queryCount()) {
+                vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, query);
+                ++commands_;
+            }
+            ++query;
+            first = false;
+        }
+    }
+}
+
+void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    imageBarrier(cmd, target.depth, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    commands_ += 2;
+    if (chunked_) {
+        recordChunks(cmd, slotIndex, target);
+    } else {
+        beginRendering(cmd, target, true);
+        recordGround(cmd, slotIndex);
+        recordIndirectDraws(cmd, slotIndex);
+        vkCmdEndRendering(cmd);
+        ++commands_;
+    }
     if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
     bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
     imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -585,17 +758,20 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
 std::optional<PassTimes> CrowdScene::passTimes(uint32_t slotIndex) const {
     const Slot& slot = slots_[slotIndex];
     if (!slot.used) return std::nullopt;
-    uint64_t stamps[kQueries];
-    VkResult r = vkGetQueryPoolResults(device_.get(), slot.queries, 0, kQueries, sizeof(stamps), stamps,
-                                       sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    std::vector<uint64_t>& stamps = slot.stamps;
+    VkResult r = vkGetQueryPoolResults(device_.get(), slot.queries, 0, queryCount(), stamps.size() * sizeof(uint64_t),
+                                       stamps.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (r != VK_SUCCESS) return std::nullopt;
     double period = device_.properties().limits.timestampPeriod * 1e-6;
     PassTimes t;
     t.cullMs = double(stamps[1] - stamps[0]) * period;
     t.sampleMs = double(stamps[2] - stamps[1]) * period;
     t.poseMs = double(stamps[3] - stamps[2]) * period;
-    t.skinMs = double(stamps[4] - stamps[3]) * period;
-    t.drawMs = double(stamps[5] - stamps[4]) * period;
+    // Brute force in chunks alternates skin and draw: each is the sum over the chunks.
+    for (uint32_t q = 3; q + 2 < queryCount(); q += 2) {
+        t.skinMs += double(stamps[q + 1] - stamps[q]) * period;
+        t.drawMs += double(stamps[q + 2] - stamps[q + 1]) * period;
+    }
     return t;
 }
 
@@ -659,6 +835,7 @@ std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex
     const Part& part = parts_.at(partIndex);
     if (settings_.cull || settings_.lod || settings_.technique != Technique::Compute)
         throw std::logic_error("readSkinned needs the compute technique with culling and LOD off");
+    if (chunked_) throw std::logic_error("readSkinned needs a crowd the vertex budget holds whole");
     const CrowdModel& cm = *part.model;
     const uint32_t stride = cm.levelVertexStride();
     const Buffer& pool = normals ? part.slots[slot].normals : part.slots[slot].positions;

@@ -6,7 +6,8 @@
 //   sample -> pose (own poses only) -> skin (each drawn level's vertices, once per own pose and
 //   once per shared pose in use) -> indirect-count draws.
 // With culling and LOD both off it is the brute-force baseline: every instance posed, skinned
-// and drawn in full, each in its own slot (deterministic, so tests can read results back).
+// and drawn in full, each in its own slot (deterministic, so tests can read results back); a
+// crowd larger than the vertex budget is skinned and drawn a chunk of instances at a time.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,7 +34,9 @@ struct CrowdSettings {
     bool ground = false;
     uint32_t slots = 2;
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
-    uint64_t vertexBudget = 1u << 23; // skinned-vertex pool with LOD on (vertices per slot)
+    // Skinned-vertex pool, vertices per slot: what LOD draws in a frame, or (brute force) the
+    // chunk of instances skinned and drawn at a time.
+    uint64_t vertexBudget = 1u << 23;
     uint32_t poseBudget = 4096;       // own poses per frame with LOD on; the rest share
 };
 
@@ -81,7 +84,8 @@ class CrowdScene {
     // copied back. `cull` decides what is seen (default: `view`; a frozen camera to inspect it).
     void recordFrame(VkCommandBuffer cmd, uint32_t slot, float time, const RenderTarget& target, const ViewCamera& view,
                      const ViewCamera* cull = nullptr);
-    // The compute passes alone (tests and `horde pose` read their results back).
+    // The compute passes alone (tests and `horde pose` read their results back); brute force in
+    // chunks skins while it draws, so here it samples and poses only.
     void recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time, const ViewCamera& view);
     // After the slot's frame has finished on the GPU.
     std::optional<PassTimes> passTimes(uint32_t slot) const;
@@ -102,7 +106,8 @@ class CrowdScene {
     uint64_t slotBytes() const { return slotBytes_; }
 
     // Brute force only (cull and LOD off): model `part`'s palettes per instance, and one mesh's
-    // skinned positions or normals per instance in source vertex order.
+    // skinned positions or normals per instance in source vertex order (recordAnimation's skin
+    // pass; a crowd skinned in chunks has none).
     std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
 
@@ -111,11 +116,18 @@ class CrowdScene {
     struct Slot {
         Buffer globals, countsReadback;
         VkQueryPool queries = VK_NULL_HANDLE;
+        mutable std::vector<uint64_t> stamps; // passTimes' scratch, sized once
         bool used = false;
     };
-    static constexpr uint32_t kQueries = 6;
-
     uint32_t flags() const;
+    // Timestamps: before cull, after plan, sample, pose, then after each chunk's skin and draw.
+    uint32_t queryCount() const { return 4 + 2 * chunkCount(); }
+    uint32_t chunkCount() const;
+    void buildChunkDraws(Part& part);
+    void beginRendering(VkCommandBuffer cmd, const RenderTarget& target, bool clear);
+    void recordGround(VkCommandBuffer cmd, uint32_t slot);
+    void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
+    void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
     void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool stamps);
     void recordDraw(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
@@ -129,6 +141,7 @@ class CrowdScene {
     Bounds worldBounds_;
     float groundHeight_ = 0.0f, modelHeight_ = 0.0f;
     bool tintLevels_ = false;
+    bool chunked_ = false; // brute force through a pool smaller than the crowd
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
     Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, drawPipeline_, groundPipeline_;

@@ -7,7 +7,8 @@
 
 namespace horde {
 
-FrameSlots::FrameSlots(Device& device, uint32_t count) : device_(device), slots_(count) {
+FrameSlots::FrameSlots(Device& device, uint32_t count, uint64_t fenceTimeoutNs)
+    : device_(device), slots_(count), fenceTimeoutNs_(fenceTimeoutNs) {
     for (uint32_t i = 0; i < count; ++i) {
         Slot& s = slots_[i];
         VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -32,7 +33,7 @@ FrameSlots::~FrameSlots() {
     for (uint32_t i = 0; i < slots_.size(); ++i) {
         Slot& s = slots_[i];
         // Bounded, and no throw from a destructor: on a lost device the frame loop has already thrown.
-        if (s.pending) vkWaitForFences(device_.get(), 1, &s.fence, VK_TRUE, kFenceTimeoutNs);
+        if (s.pending) vkWaitForFences(device_.get(), 1, &s.fence, VK_TRUE, fenceTimeoutNs_);
         vkDestroyFence(device_.get(), s.fence, nullptr);
         vkDestroyCommandPool(device_.get(), s.pool, nullptr);
     }
@@ -41,7 +42,7 @@ FrameSlots::~FrameSlots() {
 bool FrameSlots::wait(uint32_t slot) {
     Slot& s = slots_[slot];
     if (!s.pending) return false;
-    device_.waitForFence(s.fence, "a frame");
+    device_.waitForFence(s.fence, "a frame", fenceTimeoutNs_);
     VK_CHECK(vkResetFences(device_.get(), 1, &s.fence));
     s.pending = false;
     return true;

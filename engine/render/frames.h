@@ -1,17 +1,20 @@
 #pragma once
 // Frames in flight: per slot a command buffer and a fence. The CPU records slot N+1 while the
 // GPU runs slot N; a slot's fence is the only wait, and nothing is allocated per frame.
+#include <cstdint>
 #include <vector>
 
 #include <volk.h>
 
-namespace horde {
+#include "vk/device.h"
 
-class Device;
+namespace horde {
 
 class FrameSlots {
   public:
-    FrameSlots(Device& device, uint32_t count);
+    // A frame taking longer than `fenceTimeoutNs` counts as a lost device (a benchmark of a
+    // brute-force crowd on a CPU driver may allow minutes).
+    FrameSlots(Device& device, uint32_t count, uint64_t fenceTimeoutNs = kFenceTimeoutNs);
     ~FrameSlots();
     FrameSlots(const FrameSlots&) = delete;
     FrameSlots& operator=(const FrameSlots&) = delete;
@@ -32,6 +35,7 @@ class FrameSlots {
     };
     Device& device_;
     std::vector<Slot> slots_;
+    uint64_t fenceTimeoutNs_;
 };
 
 } // namespace horde
