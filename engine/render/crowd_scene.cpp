@@ -85,6 +85,7 @@ struct CrowdScene::Part {
     };
     std::vector<PerSlot> slots;
     uint32_t meshCount() const { return uint32_t(model->model().meshes.size()); }
+    uint32_t materialCount() const { return uint32_t(model->materialSlots().size()); }
     uint32_t listCount() const { return model->listCount(); }
 };
 
@@ -119,7 +120,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
                                                        uint64_t(part.poseCapacity + cm.sharedPoses()) * cm.levelVertexStride())
                                   : uint64_t(count) * cm.levelVertexStride();
         if (!pool) part.vertexCapacity = 0;
-        part.counterCount = HORDE_COUNT_HEADER + part.meshCount() + 2 * part.listCount();
+        part.counterCount = HORDE_COUNT_HEADER + part.materialCount() + 2 * part.listCount();
         uint64_t poses = uint64_t(cm.sharedPoses()) + part.poseCapacity;
         plans.push_back({poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms"});
         plans.push_back({poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes"});
@@ -200,8 +201,9 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             b.jobs = storage(uint64_t(part.listCount()) * part.jobCapacity * sizeof(gpu::SkinJob), "skin jobs");
             b.poseInstances = storage(std::max<uint64_t>(part.poseCapacity, cm.sharedPoses()) * 4, "pose instances");
             b.dispatches = storage(uint64_t(2 + part.listCount()) * sizeof(VkDispatchIndirectCommand), "dispatch sizes", kIndirect);
-            b.draws = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * kCommandBytes, "draw commands", kIndirect);
-            b.drawInfo = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo), "draw info");
+            const uint64_t commands = uint64_t(part.materialCount()) * cm.commandsPerMesh();
+            b.draws = storage(commands * kCommandBytes, "draw commands", kIndirect);
+            b.drawInfo = storage(commands * sizeof(gpu::DrawInfo), "draw info");
             b.locals = storage(poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms");
             b.palette = storage(poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes");
             b.positions = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned positions");
@@ -242,6 +244,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             f.jointCount = uint32_t(cm.tables().joints.size());
             f.workgroupLimit = device.properties().limits.maxComputeWorkGroupCount[0];
             f.vertexStride = cm.levelVertexStride();
+            f.materialCount = part.materialCount();
             b.frame = uploadTable(device, std::vector<gpu::CrowdFrame>{f}, "crowd frame" + tag);
             part.slots.push_back(std::move(b));
         }
@@ -252,14 +255,36 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     samplePipeline_ = createComputePipeline(device, spirv::sample_comp(), sizeof(gpu::SamplePush), "sample");
     posePipeline_ = createComputePipeline(device, spirv::pose_comp(), sizeof(gpu::PosePush), "pose");
     skinPipeline_ = createComputePipeline(device, spirv::skin_comp(), sizeof(gpu::SkinPush), "skin");
+    std::vector<const CrowdModel*> drawn;
+    for (const Part& part : parts_) drawn.push_back(part.model);
+    materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
+    // draw.frag's specialization constants: sampling on, alpha mode.
+    struct Specialization {
+        VkBool32 sample;
+        uint32_t alphaMode;
+    };
+    static constexpr VkSpecializationMapEntry entries[] = {{0, offsetof(Specialization, sample), 4},
+                                                           {1, offsetof(Specialization, alphaMode), 4}};
     GraphicsPipelineInfo draw;
     draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
     draw.fragment = spirv::draw_frag();
     draw.pushSize = sizeof(gpu::DrawPush);
     draw.colorFormat = settings.colorFormat;
     draw.depthFormat = kDepthFormat;
-    drawPipeline_ = createGraphicsPipeline(device, draw, pool ? "draw skinned" : "draw palette");
+    draw.setLayout = materials_->layout();
+    static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
+    for (uint32_t alpha = 0; alpha < 3; ++alpha) {
+        Specialization values{settings.textures ? VK_TRUE : VK_FALSE, alpha};
+        VkSpecializationInfo specialization{2, entries, sizeof(values), &values};
+        draw.specialization = &specialization;
+        draw.blend = alpha == HORDE_ALPHA_BLEND;
+        drawPipelines_[alpha] = createGraphicsPipeline(
+            device, draw, std::string(pool ? "draw skinned " : "draw palette ") + kinds[alpha]);
+    }
     GraphicsPipelineInfo ground = draw;
+    ground.setLayout = VK_NULL_HANDLE;
+    ground.specialization = nullptr;
+    ground.blend = false;
     ground.vertex = spirv::ground_vert();
     ground.fragment = spirv::ground_frag();
     ground.pushSize = sizeof(gpu::GroundPush);
@@ -438,7 +463,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
                 push.vertexCount = level.vertexCount;
                 push.jointBase = cm.tables().meshJointBase[level.mesh];
                 push.jointCount = uint32_t(cm.tables().joints.size());
-                push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                push.countIndex = HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list;
                 indirect(skinPipeline_, push, b.dispatches, 2 + list);
             }
         }
@@ -529,46 +554,92 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
         commands_ += 4;
     }
 
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
-    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
-    commands_ += 2;
-    for (Part& part : parts_) {
-        const CrowdModel& cm = *part.model;
-        const Model& model = cm.model();
-        Part::PerSlot& b = part.slots[slotIndex];
-        vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
-        ++commands_;
-        for (uint32_t m = 0; m < part.meshCount(); ++m) {
-            const Mesh& mesh = model.meshes[m];
-            const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
-            gpu::DrawPush push{};
-            push.globals = slot.globals.address();
-            push.instances = part.instanceBuffer.address();
-            push.entries = b.entries.address();
-            push.drawInfo = b.drawInfo.address() + VkDeviceAddress(m) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo);
-            push.sharedOffsets = b.sharedOffsets.address();
-            push.materials = cm.buffers().materials.address();
-            push.worlds = b.worlds.address();
-            push.jointBase = cm.tables().meshJointBase[m];
-            push.jointCount = uint32_t(cm.tables().joints.size());
-            if (settings_.technique == Technique::Compute) {
-                push.positions = b.positions.address();
-                push.normals = b.normals.address();
-            } else {
-                push.positions = gpu.address(gpu.offsets.positions);
-                push.normals = gpu.address(gpu.offsets.normals);
-                push.order = cm.buffers().lodOrder[m].address();
-                push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
-                push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
-                push.palette = b.palette.address();
-                push.skinned = mesh.skinned() ? 1u : 0u;
+    // Every material slot's commands are one indirect-count draw: opaque and masked materials of
+    // every model first, then the blended ones over them (in model, mesh and submesh order, not
+    // sorted by depth). Pipeline, texture, cull mode and front face are set only when they
+    // change; the commands depend on the models' materials, never on the crowd's size.
+    const Pipeline* bound = nullptr;
+    uint32_t boundTexture = HORDE_NONE;
+    VkCullModeFlags cullMode = VK_CULL_MODE_FLAG_BITS_MAX_ENUM;
+    for (bool blended : {false, true}) {
+        for (size_t p = 0; p < parts_.size(); ++p) {
+            Part& part = parts_[p];
+            const CrowdModel& cm = *part.model;
+            const Model& model = cm.model();
+            Part::PerSlot& b = part.slots[slotIndex];
+            const std::span<const gpu::MaterialRecord> records = materials_->modelRecords(p, part.materialCount());
+            bool faced = false;
+            for (uint32_t m = 0; m < part.meshCount(); ++m) {
+                const Mesh& mesh = model.meshes[m];
+                const uint32_t first = cm.meshMaterials()[m], end = first + uint32_t(mesh.submeshes.size());
+                bool any = false;
+                for (uint32_t slotIdx = first; slotIdx < end; ++slotIdx)
+                    any |= (records[slotIdx].alphaMode == HORDE_ALPHA_BLEND) == blended;
+                if (!any) continue;
+                if (!faced) {
+                    vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+                    ++commands_;
+                    faced = true;
+                }
+                const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
+                gpu::DrawPush push{};
+                push.globals = slot.globals.address();
+                push.instances = part.instanceBuffer.address();
+                push.entries = b.entries.address();
+                push.sharedOffsets = b.sharedOffsets.address();
+                push.materials = materials_->records(p);
+                push.worlds = b.worlds.address();
+                push.jointBase = cm.tables().meshJointBase[m];
+                push.jointCount = uint32_t(cm.tables().joints.size());
+                if (settings_.technique == Technique::Compute) {
+                    push.positions = b.positions.address();
+                    push.normals = b.normals.address();
+                } else {
+                    push.positions = gpu.address(gpu.offsets.positions);
+                    push.normals = gpu.address(gpu.offsets.normals);
+                    push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
+                    push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
+                    push.palette = b.palette.address();
+                    push.skinned = mesh.skinned() ? 1u : 0u;
+                }
+                const bool uvs = settings_.textures && mesh.layout().uvSets > 0;
+                if (uvs) push.uvs = gpu.address(gpu.offsets.uv0);
+                if (uvs || settings_.technique == Technique::Vertex) push.order = cm.buffers().lodOrder[m].address();
+                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+                ++commands_;
+                for (uint32_t material = first; material < end; ++material) {
+                    const gpu::MaterialRecord& record = records[material];
+                    if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                    const Pipeline& pipeline = drawPipelines_[record.alphaMode];
+                    if (bound != &pipeline) {
+                        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
+                        ++commands_;
+                        bound = &pipeline;
+                        boundTexture = HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
+                    }
+                    if (record.texture != boundTexture) {
+                        VkDescriptorSet set = materials_->set(record.texture);
+                        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &set, 0,
+                                                nullptr);
+                        ++commands_;
+                        boundTexture = record.texture;
+                    }
+                    const VkCullModeFlags cull =
+                        (record.flags & HORDE_MATERIAL_DOUBLE_SIDED) ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
+                    if (cull != cullMode) {
+                        vkCmdSetCullMode(cmd, cull);
+                        ++commands_;
+                        cullMode = cull;
+                    }
+                    const uint64_t command = uint64_t(material) * cm.commandsPerMesh();
+                    push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
+                    pushConstants(cmd, pipeline, push);
+                    vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
+                                                  (HORDE_COUNT_HEADER + uint64_t(material)) * 4, cm.commandsPerMesh(),
+                                                  kCommandBytes);
+                    commands_ += 2;
+                }
             }
-            vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
-            pushConstants(cmd, drawPipeline_, push);
-            vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), VkDeviceSize(m) * cm.commandsPerMesh() * kCommandBytes,
-                                          b.counters.get(), VkDeviceSize(HORDE_COUNT_HEADER + m) * 4,
-                                          cm.commandsPerMesh(), kCommandBytes);
-            commands_ += 3;
         }
     }
     vkCmdEndRendering(cmd);
@@ -616,8 +687,8 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         std::vector<uint32_t> lists;
         for (uint32_t list = 0; list < part.listCount(); ++list) {
             const gpu::CullLevel& level = cm.cullLevels()[list];
-            uint32_t drawn = c[HORDE_COUNT_HEADER + part.meshCount() + list];
-            uint32_t jobs = c[HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list];
+            uint32_t drawn = c[HORDE_COUNT_HEADER + part.materialCount() + list];
+            uint32_t jobs = c[HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list];
             lists.push_back(drawn);
             uint32_t levelIndex = list - cm.cullMeshes()[level.mesh].firstLevel;
             out.perLevel[std::min(levelIndex, uint32_t(HORDE_MAX_LEVELS - 1))] += drawn;

@@ -9,12 +9,14 @@
 // and drawn in full, each in its own slot (deterministic, so tests can read results back).
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "render/crowd_grid.h"
 #include "render/crowd_model.h"
+#include "render/material_table.h"
 #include "render/view.h"
 #include "vk/pipeline.h"
 
@@ -35,6 +37,7 @@ struct CrowdSettings {
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
     uint64_t vertexBudget = 1u << 23; // skinned-vertex pool with LOD on (vertices per slot)
     uint32_t poseBudget = 4096;       // own poses per frame with LOD on; the rest share
+    bool textures = true;             // off: base colours only, no texture uploaded or sampled
 };
 
 struct RenderTarget {
@@ -100,6 +103,8 @@ class CrowdScene {
     uint32_t lastCommandCount() const { return commands_; }
     // GPU bytes per frame slot, and per instance of the crowd.
     uint64_t slotBytes() const { return slotBytes_; }
+    // The scene's textures and material records (the draw's material table).
+    const MaterialTable& materials() const { return *materials_; }
 
     // Brute force only (cull and LOD off): model `part`'s palettes per instance, and one mesh's
     // skinned positions or normals per instance in source vertex order.
@@ -131,7 +136,9 @@ class CrowdScene {
     bool tintLevels_ = false;
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
-    Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, drawPipeline_, groundPipeline_;
+    std::unique_ptr<MaterialTable> materials_;
+    Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, groundPipeline_;
+    std::array<Pipeline, 3> drawPipelines_; // by alpha mode: opaque, mask (alpha test), blend
 };
 
 } // namespace horde
