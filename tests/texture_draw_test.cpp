@@ -276,3 +276,33 @@ TEST_F(TextureDrawTest, MaterialsSharingATextureShareOneImage) {
     const double f = light({0, 0, 1});
     expectPixel(image, 48, 32, {shaded(red[0], 0.5, f), shaded(red[1], 1.0, f), shaded(red[2], 1.0, f)});
 }
+
+// Two models in one scene: each model's material slots index its own records (the table holds
+// every model's, one after another), and each submesh its own texture.
+TEST_F(TextureDrawTest, TwoModelsInOneSceneEachFindTheirOwnRecords) {
+    GpuMeshAllocator allocator(device());
+    const std::array<uint8_t, 4> red = {220, 30, 20, 255}, blue = {20, 40, 230, 255}, green = {40, 200, 60, 255};
+    Model halves = quadModel(allocator, {material("left", quadrants({red, red, red, red}, "red.dds")),
+                                         material("right", quadrants({blue, blue, blue, blue}, "blue.dds"))});
+    Model whole = quadModel(allocator, {material("whole", quadrants({green, green, green, green}, "green.dds"))});
+    CrowdModel a(device(), halves, {.crowd = false}), b(device(), whole, {.crowd = false});
+    const CrowdModel* models[] = {&a, &b};
+    gpu::InstanceRecord left{}, right{};
+    left.clip = right.clip = HORDE_NONE;
+    left.tint = right.tint = glm::vec4(1.0f);
+    left.placement = glm::vec4(-1, 0, 0, 0);
+    right.placement = glm::vec4(1, 0, 0, 0);
+    CrowdScene scene(device(), models, {{left}, {right}}, singleInstanceSettings(kFramesInFlight));
+    EXPECT_EQ(scene.materials().textureCount(), 5u);
+    // x from -2 to 2 over 128 pixels: the halves model fills the left half, the other the right.
+    glm::mat4 projection = glm::ortho(-2.0f, 2.0f, -1.0f, 1.0f, 0.5f, 4.0f);
+    projection[1][1] *= -1.0f;
+    glm::mat4 view = glm::lookAt(glm::vec3(0, 0, 2), glm::vec3(0), glm::vec3(0, 1, 0));
+    HeadlessOptions options;
+    options.width = 2 * kSize;
+    options.height = kSize;
+    Image8 image = renderHeadless(device(), scene, ViewCamera{projection * view}, options).image;
+    expectPixel(image, 16, 32, lit(red));
+    expectPixel(image, 48, 32, lit(blue));
+    expectPixel(image, 96, 32, lit(green));
+}
