@@ -306,3 +306,21 @@ TEST_F(TextureDrawTest, TwoModelsInOneSceneEachFindTheirOwnRecords) {
     expectPixel(image, 48, 32, lit(blue));
     expectPixel(image, 96, 32, lit(green));
 }
+
+// A texture the device cannot take as it is (here a second level that claims the base size)
+// draws as the checker, with a warning naming the file; it never fails the scene.
+TEST_F(TextureDrawTest, ATextureThatCannotBeUploadedDrawsTheChecker) {
+    GpuMeshAllocator allocator(device());
+    auto lying = std::make_shared<Texture>(*quadrants({{{9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}}}, "lying.dds"));
+    lying->levels.push_back({4, 4, 0, 64});
+    Model model = quadModel(allocator, {material("lying", lying)});
+    CrowdModel crowdModel(device(), model, {.crowd = false});
+    const CrowdModel* models[] = {&crowdModel};
+    CrowdScene scene(device(), models, {{gpu::InstanceRecord{}}}, singleInstanceSettings(kFramesInFlight));
+    ASSERT_EQ(scene.materials().warnings().size(), 1u);
+    EXPECT_NE(scene.materials().warnings()[0].find("lying.dds"), std::string::npos);
+    EXPECT_EQ(scene.materials().textureCount(), 2u);
+    Image8 image = render(model);
+    expectPixel(image, 4, 4, lit({255, 0, 255, 255}));
+    expectPixel(image, 12, 4, lit({0, 0, 0, 255}));
+}

@@ -18,7 +18,8 @@ glm::vec4 paletteColor(const std::string& name) {
     return glm::vec4(palette[h % 8], 1.0f);
 }
 
-Texture solid(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)[4], const uint8_t (&b)[4]) {
+// `size`² texels in cells of `cell`, alternating a and b, with every level down to 1x1.
+Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)[4], const uint8_t (&b)[4]) {
     Texture t;
     t.file = file;
     t.width = t.height = size;
@@ -45,8 +46,9 @@ Texture solid(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)
     return t;
 }
 
-} // namespace
-
+// A material that names no base texture and keeps the default white is given a palette colour
+// hashed from its name, so an untextured model's parts still read apart; so is a slot whose
+// name no Material holds (`material` null).
 gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture) {
     gpu::MaterialRecord r{};
     r.texture = texture;
@@ -63,11 +65,13 @@ gpu::MaterialRecord materialRecord(const Material* material, const std::string& 
     return r;
 }
 
+} // namespace
+
 MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> models, bool textures)
     : device_(device), sampler_(device, "material sampler") {
     static constexpr uint8_t white[4] = {255, 255, 255, 255}, magenta[4] = {255, 0, 255, 255}, black[4] = {0, 0, 0, 255};
-    const Texture builtIn[2] = {solid("built-in white", 1, 1, white, white),
-                                solid("built-in missing-texture checker", 64, 8, magenta, black)};
+    const Texture builtIn[2] = {checker("built-in white", 1, 1, white, white),
+                                checker("built-in missing-texture checker", 64, 8, magenta, black)};
     std::vector<const Texture*> upload = {&builtIn[0], &builtIn[1]};
     std::map<const Texture*, uint32_t> index;
     for (size_t m = 0; m < models.size(); ++m) {

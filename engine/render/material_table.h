@@ -49,9 +49,4 @@ class MaterialTable {
     std::vector<std::string> warnings_;
 };
 
-// The material record of one slot: `material` may be null (a submesh naming none). A material
-// that names no base texture and keeps the default white is given a palette colour hashed from
-// its name, so an untextured model's parts still read apart.
-gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture);
-
 } // namespace horde

@@ -1,6 +1,7 @@
 #include "vk/texture.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <utility>
 
@@ -38,10 +39,12 @@ std::string textureProblem(Device& device, const Texture& texture, bool srgb) {
     const uint32_t limit = device.properties().limits.maxImageDimension2D;
     if (texture.width > limit || texture.height > limit)
         return "it is larger than the device's " + std::to_string(limit) + " texels a side";
+    if (texture.levels.size() > std::bit_width(std::max(texture.width, texture.height)))
+        return "it has more mip levels than halving its size allows";
     for (size_t l = 0; l < texture.levels.size(); ++l) {
         const TextureLevel& level = texture.levels[l];
         const uint32_t w = std::max(texture.width >> l, 1u), h = std::max(texture.height >> l, 1u);
-        if (l >= 32 || level.width != w || level.height != h)
+        if (level.width != w || level.height != h)
             return "level " + std::to_string(l) + " is not half the size of the one before";
         if (level.size != levelBytes(texture.format, w, h) || level.offset > bytes.size() ||
             level.size > bytes.size() - level.offset)
