@@ -46,14 +46,16 @@ Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&
     return t;
 }
 
-// A material that names no base texture and keeps the default white is given a palette colour
-// hashed from its name, so an untextured model's parts still read apart; so is a slot whose
-// name no Material holds (`material` null).
-gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture) {
+// A material that keeps the default white and draws no texture (it names none, or textures are
+// off) is given a palette colour hashed from its name, so an untextured model's parts still read
+// apart; so is a slot whose name no Material holds (`material` null). With textures off a model
+// and its conversion that lost the textures then draw alike.
+gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture, bool textures) {
     gpu::MaterialRecord r{};
     r.texture = texture;
     r.alphaCutoff = 0.5f;
-    const bool saysNothing = !material || (!material->find(TextureSlot::Base) && material->baseColor == glm::vec4(1.0f));
+    const bool saysNothing = !material || (material->baseColor == glm::vec4(1.0f) &&
+                                           (!textures || !material->find(TextureSlot::Base)));
     r.baseColor = saysNothing ? paletteColor(name) : material->baseColor;
     if (material) {
         r.alphaMode = material->alpha == AlphaMode::Mask    ? HORDE_ALPHA_MASK
@@ -82,7 +84,7 @@ MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> 
             const Material* material = found >= 0 ? &model.materials[size_t(found)] : nullptr;
             const TextureRef* base = material ? material->find(TextureSlot::Base) : nullptr;
             uint32_t texture = HORDE_TEXTURE_WHITE;
-            if (base && !base->texture) texture = HORDE_TEXTURE_MISSING;
+            if (base && !base->texture && textures) texture = HORDE_TEXTURE_MISSING;
             if (base && base->texture && textures) {
                 const Texture* t = base->texture.get();
                 auto [it, fresh] = index.try_emplace(t, uint32_t(upload.size()));
@@ -97,7 +99,7 @@ MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> 
                 }
                 texture = it->second;
             }
-            recordList_.push_back(materialRecord(material, name, texture));
+            recordList_.push_back(materialRecord(material, name, texture, textures));
         }
     }
     images_ = uploadTextures(device, upload, true);
