@@ -9,8 +9,9 @@ void CrowdOptions::addOptions(CLI::App& command) {
         ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--cull", cull, "frustum culling on the GPU (off: every instance drawn)")
         ->check(CLI::IsMember({"on", "off"}));
-    command.add_option("--textures", textures,
-                       "base-colour textures sampled (off: base colours only, to measure what sampling costs)")
+    command
+        .add_option("--textures", textures,
+                    "base-colour textures sampled (off: base colours only, to measure what sampling costs)")
         ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--lod-error", lodErrorPixels, "largest error a level or a shared pose may show, in pixels")
         ->check(CLI::Range(0.0f, 1000.0f));

@@ -385,21 +385,27 @@ std::shared_ptr<const Texture> monsterSkin(uint32_t size) {
             float shade = 1.0f - std::min(std::sqrt(du * du + dv * dv) * 1.4f, 1.0f) * 0.6f;
             const float base[3] = {0.86f, 0.80f, 0.66f};
             uint8_t* t = &level[(size_t(y) * size + x) * 4];
-            for (int c = 0; c < 3; ++c) t[c] = uint8_t(std::lround(255.0f * base[c] * shade));
+            for (int c = 0; c < 3; ++c)
+                t[c] = uint8_t(std::lround(255.0f * base[c] * shade));
             t[3] = 255;
         }
     for (uint32_t s = size;; s /= 2) {
         skin->levels.push_back({s, s, skin->bytes.size(), level.size()});
-        for (uint8_t b : level) skin->bytes.push_back(std::byte(b));
+        for (uint8_t b : level)
+            skin->bytes.push_back(std::byte(b));
         if (s == 1) break;
         const uint32_t h = s / 2;
         std::vector<uint8_t> half(size_t(h) * h * 4);
         for (uint32_t y = 0; y < h; ++y)
             for (uint32_t x = 0; x < h; ++x)
                 for (int c = 0; c < 4; ++c) {
-                    auto at = [&](uint32_t xx, uint32_t yy) { return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]); };
+                    auto at = [&](uint32_t xx, uint32_t yy) {
+                        return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]);
+                    };
                     half[(size_t(y) * h + x) * 4 + c] =
-                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1) + 2) / 4);
+                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) +
+                                 at(2 * x + 1, 2 * y + 1) + 2) /
+                                4);
                 }
         level = std::move(half);
     }
@@ -407,7 +413,8 @@ std::shared_ptr<const Texture> monsterSkin(uint32_t size) {
 }
 
 void skinMonster(Model& model, std::shared_ptr<const Texture> skin) {
-    static constexpr glm::vec4 tints[] = {{0.95f, 0.62f, 0.48f, 1.0f}, {0.62f, 0.80f, 0.52f, 1.0f}, {1.0f, 1.0f, 0.95f, 1.0f}};
+    static constexpr glm::vec4 tints[] = {
+        {0.95f, 0.62f, 0.48f, 1.0f}, {0.62f, 0.80f, 0.52f, 1.0f}, {1.0f, 1.0f, 0.95f, 1.0f}};
     for (size_t m = 0; m < model.materials.size(); ++m) {
         Material& material = model.materials[m];
         material.baseColor = tints[m % 3];

@@ -3,8 +3,9 @@
 // skinning techniques; `crowd/` sweeps the standard monster from 1 to 100,000 instances with
 // culling and LOD on and off, from the overview and the street view, so each row has its brute
 // force baseline in the same run; `crowd_textures/` draws the skinned monster's crowd with its
-// texture sampled and not, the pair whose ratio is what sampling costs. Benchmark time is GPU time (timestamps); CPU record + submit
-// time, recording time alone, pass times, what was drawn and throughput are counters.
+// texture sampled and not, the pair whose ratio is what sampling costs. Benchmark time is GPU time
+// (timestamps); CPU record + submit time, recording time alone, pass times, what was drawn and throughput are
+// counters.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -38,8 +39,8 @@ struct FrameCase {
     uint32_t count = 1;
     bool cullAndLod = false;
     bool street = false;
-    bool skinned = false;  // the monster wearing its generated skin texture
-    bool textures = true;  // sampled (CrowdSettings::textures)
+    bool skinned = false; // the monster wearing its generated skin texture
+    bool textures = true; // sampled (CrowdSettings::textures)
 };
 
 void frame(benchmark::State& state, Context& context, const FrameCase& c) {
@@ -195,7 +196,9 @@ void registerFrameBenchmarks(Context& context) {
     // from the street view (near monsters fill the frame: the most sampled pixels).
     for (uint32_t count : context.quick ? std::vector<uint32_t>{256} : std::vector<uint32_t>{1024, 4096})
         for (bool textures : {true, false})
-            add(context, std::string("crowd_textures/") + (textures ? "on" : "off") + "/street/" + std::to_string(count),
+            add(context,
+                std::string("crowd_textures/") + (textures ? "on" : "off") + "/street/" +
+                    std::to_string(count),
                 {Technique::Compute, standard, count, true, true, true, textures}, count >= 4096 ? 3 : 5, 3);
 }
 

@@ -18,7 +18,9 @@ namespace {
 
 constexpr uint32_t kSize = 64; // the quad fills a 64 x 64 frame, one pixel per quad unit / 32
 
-double toLinear(double s) { return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4); }
+double toLinear(double s) {
+    return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
+}
 double toSrgb(double l) {
     l = std::clamp(l, 0.0, 1.0);
     return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;
@@ -45,7 +47,8 @@ std::shared_ptr<Texture> rgbaTexture(uint32_t size, const std::vector<uint8_t>& 
     t->format = PixelFormat::RGBA8;
     t->width = t->height = size;
     t->levels.push_back({size, size, 0, texels.size()});
-    for (uint8_t b : texels) t->bytes.push_back(std::byte(b));
+    for (uint8_t b : texels)
+        t->bytes.push_back(std::byte(b));
     return t;
 }
 
@@ -54,7 +57,8 @@ std::shared_ptr<Texture> quadrants(const std::array<std::array<uint8_t, 4>, 4>& 
     std::vector<uint8_t> texels;
     for (uint32_t y = 0; y < 4; ++y)
         for (uint32_t x = 0; x < 4; ++x)
-            for (uint8_t c : q[(y / 2) * 2 + x / 2]) texels.push_back(c);
+            for (uint8_t c : q[(y / 2) * 2 + x / 2])
+                texels.push_back(c);
     return rgbaTexture(4, texels, std::move(file));
 }
 
@@ -88,7 +92,8 @@ Model quadModel(GpuMeshAllocator& allocator, std::vector<Material> materials) {
     std::copy(std::begin(indices), std::end(indices), a.indices32.begin());
     mesh.storage->commit();
     for (size_t s = 0; s < materials.size(); ++s)
-        mesh.submeshes.push_back({materials[s].name, uint32_t(s * 12 / materials.size()), uint32_t(12 / materials.size())});
+        mesh.submeshes.push_back(
+            {materials[s].name, uint32_t(s * 12 / materials.size()), uint32_t(12 / materials.size())});
     model.meshes.push_back(std::move(mesh));
     model.materials = std::move(materials);
     finalizeMeshes(model);
@@ -99,7 +104,8 @@ class TextureDrawTest : public test::VulkanTest {
   protected:
     // The quad seen straight on from +Z, orthographic: pixel (x, y) shows texture coordinates
     // ((x + 0.5) / 64, (y + 0.5) / 64). From behind (from -Z) the picture is mirrored in x.
-    Image8 render(const Model& model, bool fromBehind = false, bool textures = true, uint32_t* textureCount = nullptr) {
+    Image8 render(const Model& model, bool fromBehind = false, bool textures = true,
+                  uint32_t* textureCount = nullptr) {
         CrowdModel crowdModel(device(), model, {.crowd = false});
         const CrowdModel* models[] = {&crowdModel};
         gpu::InstanceRecord instance{};
@@ -119,7 +125,8 @@ class TextureDrawTest : public test::VulkanTest {
     }
 };
 
-void expectPixel(const Image8& image, uint32_t x, uint32_t y, std::array<int, 3> expected, int tolerance = 1) {
+void expectPixel(const Image8& image, uint32_t x, uint32_t y, std::array<int, 3> expected,
+                 int tolerance = 1) {
     const uint8_t* p = &image.rgba[(size_t(y) * image.width + x) * 4];
     for (int c = 0; c < 3; ++c)
         EXPECT_NEAR(int(p[c]), expected[c], tolerance) << "pixel (" << x << ", " << y << ") channel " << c;
@@ -137,10 +144,12 @@ constexpr uint32_t kQuadrant[4][2] = {{16, 16}, {48, 16}, {16, 48}, {48, 48}};
 
 TEST_F(TextureDrawTest, Rgba8TexelsTimesLighting) {
     GpuMeshAllocator allocator(device());
-    const std::array<std::array<uint8_t, 4>, 4> q = {{{200, 40, 30, 255}, {20, 180, 60, 255}, {30, 70, 220, 255}, {250, 240, 10, 255}}};
+    const std::array<std::array<uint8_t, 4>, 4> q = {
+        {{200, 40, 30, 255}, {20, 180, 60, 255}, {30, 70, 220, 255}, {250, 240, 10, 255}}};
     Model model = quadModel(allocator, {material("skin", quadrants(q, "rgba.dds"))});
     Image8 image = render(model);
-    for (int i = 0; i < 4; ++i) expectPixel(image, kQuadrant[i][0], kQuadrant[i][1], lit(q[size_t(i)]));
+    for (int i = 0; i < 4; ++i)
+        expectPixel(image, kQuadrant[i][0], kQuadrant[i][1], lit(q[size_t(i)]));
 }
 
 TEST_F(TextureDrawTest, Bc1BlockTexelsTimesLighting) {
@@ -150,14 +159,16 @@ TEST_F(TextureDrawTest, Bc1BlockTexelsTimesLighting) {
     const uint16_t c0 = (20 << 11) | (40 << 5) | 10, c1 = (5 << 11) | (50 << 5) | 25;
     uint32_t bits = 0;
     for (uint32_t y = 0; y < 4; ++y)
-        for (uint32_t x = 0; x < 4; ++x) bits |= uint32_t((x < 2) != (y < 2) ? 1 : 0) << (2 * (4 * y + x));
+        for (uint32_t x = 0; x < 4; ++x)
+            bits |= uint32_t((x < 2) != (y < 2) ? 1 : 0) << (2 * (4 * y + x));
     auto t = std::make_shared<Texture>();
     t->file = "block.dds";
     t->format = PixelFormat::BC1;
     t->width = t->height = 4;
-    const uint8_t block[8] = {uint8_t(c0), uint8_t(c0 >> 8), uint8_t(c1), uint8_t(c1 >> 8),
+    const uint8_t block[8] = {uint8_t(c0),   uint8_t(c0 >> 8),   uint8_t(c1),         uint8_t(c1 >> 8),
                               uint8_t(bits), uint8_t(bits >> 8), uint8_t(bits >> 16), uint8_t(bits >> 24)};
-    for (uint8_t b : block) t->bytes.push_back(std::byte(b));
+    for (uint8_t b : block)
+        t->bytes.push_back(std::byte(b));
     t->levels.push_back({4, 4, 0, 8});
     GpuMeshAllocator allocator(device());
     Model model = quadModel(allocator, {material("block", t)});
@@ -201,7 +212,8 @@ TEST_F(TextureDrawTest, MaterialWithoutTextureIsItsBaseColour) {
 
 TEST_F(TextureDrawTest, AlphaMaskDiscardsBelowTheCutoff) {
     GpuMeshAllocator allocator(device());
-    const std::array<std::array<uint8_t, 4>, 4> q = {{{200, 40, 30, 255}, {20, 180, 60, 100}, {30, 70, 220, 120}, {250, 240, 10, 255}}};
+    const std::array<std::array<uint8_t, 4>, 4> q = {
+        {{200, 40, 30, 255}, {20, 180, 60, 100}, {30, 70, 220, 120}, {250, 240, 10, 255}}};
     Material m = material("leaves", quadrants(q, "mask.dds"));
     m.alpha = AlphaMode::Mask;
     m.alphaCutoff = 0.5f; // 100 / 255 and 120 / 255 are below it
@@ -225,7 +237,8 @@ TEST_F(TextureDrawTest, BlendMixesOverTheBackground) {
     const double clear[3] = {0.09, 0.10, 0.12};
     std::array<int, 3> expected{};
     for (int c = 0; c < 3; ++c)
-        expected[size_t(c)] = int(std::lround(255.0 * toSrgb(a * (toLinear(texel[size_t(c)] / 255.0) * f + 0.02) + (1 - a) * clear[c])));
+        expected[size_t(c)] = int(std::lround(
+            255.0 * toSrgb(a * (toLinear(texel[size_t(c)] / 255.0) * f + 0.02) + (1 - a) * clear[c])));
     expectPixel(image, 32, 32, expected);
 }
 
@@ -250,7 +263,8 @@ TEST_F(TextureDrawTest, DoubleSidedIsDrawnFromBehindSingleSidedIsCulled) {
 TEST_F(TextureDrawTest, EachSubmeshSamplesItsOwnMaterialsTexture) {
     GpuMeshAllocator allocator(device());
     const std::array<uint8_t, 4> red = {220, 30, 20, 255}, blue = {20, 40, 230, 255};
-    auto left = quadrants({red, red, red, red}, "red.dds"), right = quadrants({blue, blue, blue, blue}, "blue.dds");
+    auto left = quadrants({red, red, red, red}, "red.dds"),
+         right = quadrants({blue, blue, blue, blue}, "blue.dds");
     Model model = quadModel(allocator, {material("left", left), material("right", right)});
     uint32_t textures = 0;
     Image8 image = render(model, false, true, &textures);
@@ -284,10 +298,12 @@ TEST_F(TextureDrawTest, MaterialsSharingATextureShareOneImage) {
 // every model's, one after another), and each submesh its own texture.
 TEST_F(TextureDrawTest, TwoModelsInOneSceneEachFindTheirOwnRecords) {
     GpuMeshAllocator allocator(device());
-    const std::array<uint8_t, 4> red = {220, 30, 20, 255}, blue = {20, 40, 230, 255}, green = {40, 200, 60, 255};
+    const std::array<uint8_t, 4> red = {220, 30, 20, 255}, blue = {20, 40, 230, 255},
+                                 green = {40, 200, 60, 255};
     Model halves = quadModel(allocator, {material("left", quadrants({red, red, red, red}, "red.dds")),
                                          material("right", quadrants({blue, blue, blue, blue}, "blue.dds"))});
-    Model whole = quadModel(allocator, {material("whole", quadrants({green, green, green, green}, "green.dds"))});
+    Model whole =
+        quadModel(allocator, {material("whole", quadrants({green, green, green, green}, "green.dds"))});
     CrowdModel a(device(), halves, {.crowd = false}), b(device(), whole, {.crowd = false});
     const CrowdModel* models[] = {&a, &b};
     gpu::InstanceRecord left{}, right{};
@@ -314,7 +330,8 @@ TEST_F(TextureDrawTest, TwoModelsInOneSceneEachFindTheirOwnRecords) {
 // draws as the checker, with a warning naming the file; it never fails the scene.
 TEST_F(TextureDrawTest, ATextureThatCannotBeUploadedDrawsTheChecker) {
     GpuMeshAllocator allocator(device());
-    auto lying = std::make_shared<Texture>(*quadrants({{{9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}}}, "lying.dds"));
+    auto lying = std::make_shared<Texture>(
+        *quadrants({{{9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}, {9, 9, 9, 255}}}, "lying.dds"));
     lying->levels.push_back({4, 4, 0, 64});
     Model model = quadModel(allocator, {material("lying", lying)});
     CrowdModel crowdModel(device(), model, {.crowd = false});

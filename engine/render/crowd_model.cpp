@@ -76,7 +76,8 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
         if (!dynamic_cast<const GpuMeshStorage*>(mesh.storage.get()))
             throw std::logic_error("CrowdModel: mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
         const uint32_t firstMaterial = uint32_t(materialSlots_.size());
-        for (const Submesh& s : mesh.submeshes) materialSlots_.push_back(s.material);
+        for (const Submesh& s : mesh.submeshes)
+            materialSlots_.push_back(s.material);
         meshMaterials_.push_back(firstMaterial);
 
         LodChain chain = options.crowd ? buildLodChain(model, mesh, options.lod) : sourceOnly(mesh);

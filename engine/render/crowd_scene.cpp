@@ -256,7 +256,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     posePipeline_ = createComputePipeline(device, spirv::pose_comp(), sizeof(gpu::PosePush), "pose");
     skinPipeline_ = createComputePipeline(device, spirv::skin_comp(), sizeof(gpu::SkinPush), "skin");
     std::vector<const CrowdModel*> drawn;
-    for (const Part& part : parts_) drawn.push_back(part.model);
+    for (const Part& part : parts_)
+        drawn.push_back(part.model);
     materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
     // draw.frag's specialization constants: sampling on, alpha mode.
     struct Specialization {
@@ -567,7 +568,8 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
             const CrowdModel& cm = *part.model;
             const Model& model = cm.model();
             Part::PerSlot& b = part.slots[slotIndex];
-            const std::span<const gpu::MaterialRecord> records = materials_->modelRecords(p, part.materialCount());
+            const std::span<const gpu::MaterialRecord> records =
+                materials_->modelRecords(p, part.materialCount());
             bool faced = false;
             for (uint32_t m = 0; m < part.meshCount(); ++m) {
                 const Mesh& mesh = model.meshes[m];
@@ -577,7 +579,8 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
                     any |= (records[slotIdx].alphaMode == HORDE_ALPHA_BLEND) == blended;
                 if (!any) continue;
                 if (!faced) {
-                    vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+                    vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE
+                                                          : VK_FRONT_FACE_COUNTER_CLOCKWISE);
                     ++commands_;
                     faced = true;
                 }
@@ -604,7 +607,8 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
                 }
                 const bool uvs = settings_.textures && mesh.layout().uvSets > 0;
                 if (uvs) push.uvs = gpu.address(gpu.offsets.uv0);
-                if (uvs || settings_.technique == Technique::Vertex) push.order = cm.buffers().lodOrder[m].address();
+                if (uvs || settings_.technique == Technique::Vertex)
+                    push.order = cm.buffers().lodOrder[m].address();
                 vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
                 ++commands_;
                 for (uint32_t material = first; material < end; ++material) {
@@ -615,17 +619,19 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
                         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
                         ++commands_;
                         bound = &pipeline;
-                        boundTexture = HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
+                        boundTexture =
+                            HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
                     }
                     if (record.texture != boundTexture) {
                         VkDescriptorSet set = materials_->set(record.texture);
-                        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &set, 0,
-                                                nullptr);
+                        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1,
+                                                &set, 0, nullptr);
                         ++commands_;
                         boundTexture = record.texture;
                     }
-                    const VkCullModeFlags cull =
-                        (record.flags & HORDE_MATERIAL_DOUBLE_SIDED) ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
+                    const VkCullModeFlags cull = (record.flags & HORDE_MATERIAL_DOUBLE_SIDED)
+                                                     ? VK_CULL_MODE_NONE
+                                                     : VK_CULL_MODE_BACK_BIT;
                     if (cull != cullMode) {
                         vkCmdSetCullMode(cmd, cull);
                         ++commands_;
@@ -634,9 +640,9 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
                     const uint64_t command = uint64_t(material) * cm.commandsPerMesh();
                     push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
                     pushConstants(cmd, pipeline, push);
-                    vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
-                                                  (HORDE_COUNT_HEADER + uint64_t(material)) * 4, cm.commandsPerMesh(),
-                                                  kCommandBytes);
+                    vkCmdDrawIndexedIndirectCount(
+                        cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
+                        (HORDE_COUNT_HEADER + uint64_t(material)) * 4, cm.commandsPerMesh(), kCommandBytes);
                     commands_ += 2;
                 }
             }

@@ -10,16 +10,18 @@ namespace horde {
 namespace {
 
 glm::vec4 paletteColor(const std::string& name) {
-    static constexpr glm::vec3 palette[] = {{0.80f, 0.42f, 0.30f}, {0.45f, 0.62f, 0.35f}, {0.85f, 0.75f, 0.45f},
-                                            {0.40f, 0.50f, 0.78f}, {0.70f, 0.45f, 0.70f}, {0.35f, 0.70f, 0.70f},
-                                            {0.75f, 0.75f, 0.72f}, {0.55f, 0.40f, 0.30f}};
+    static constexpr glm::vec3 palette[] = {
+        {0.80f, 0.42f, 0.30f}, {0.45f, 0.62f, 0.35f}, {0.85f, 0.75f, 0.45f}, {0.40f, 0.50f, 0.78f},
+        {0.70f, 0.45f, 0.70f}, {0.35f, 0.70f, 0.70f}, {0.75f, 0.75f, 0.72f}, {0.55f, 0.40f, 0.30f}};
     uint32_t h = 2166136261u;
-    for (char c : name) h = (h ^ uint8_t(c)) * 16777619u;
+    for (char c : name)
+        h = (h ^ uint8_t(c)) * 16777619u;
     return glm::vec4(palette[h % 8], 1.0f);
 }
 
 // `size`² texels in cells of `cell`, alternating a and b, with every level down to 1x1.
-Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)[4], const uint8_t (&b)[4]) {
+Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)[4],
+                const uint8_t (&b)[4]) {
     Texture t;
     t.file = file;
     t.width = t.height = size;
@@ -28,18 +30,24 @@ Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&
     std::vector<uint8_t> level(size_t(size) * size * 4);
     for (uint32_t y = 0; y < size; ++y)
         for (uint32_t x = 0; x < size; ++x)
-            for (int c = 0; c < 4; ++c) level[(size_t(y) * size + x) * 4 + c] = ((x / cell + y / cell) % 2 ? b : a)[c];
+            for (int c = 0; c < 4; ++c)
+                level[(size_t(y) * size + x) * 4 + c] = ((x / cell + y / cell) % 2 ? b : a)[c];
     for (uint32_t s = size;; s /= 2) {
         t.levels.push_back({s, s, t.bytes.size(), level.size()});
-        for (uint8_t v : level) t.bytes.push_back(std::byte(v));
+        for (uint8_t v : level)
+            t.bytes.push_back(std::byte(v));
         if (s == 1) break;
         std::vector<uint8_t> half(size_t(s / 2) * (s / 2) * 4);
         for (uint32_t y = 0; y < s / 2; ++y)
             for (uint32_t x = 0; x < s / 2; ++x)
                 for (int c = 0; c < 4; ++c) {
-                    auto at = [&](uint32_t xx, uint32_t yy) { return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]); };
+                    auto at = [&](uint32_t xx, uint32_t yy) {
+                        return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]);
+                    };
                     half[(size_t(y) * (s / 2) + x) * 4 + c] =
-                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1) + 2) / 4);
+                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) +
+                                 at(2 * x + 1, 2 * y + 1) + 2) /
+                                4);
                 }
         level = std::move(half);
     }
@@ -50,7 +58,8 @@ Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&
 // off) is given a palette colour hashed from its name, so an untextured model's parts still read
 // apart; so is a slot whose name no Material holds (`material` null). With textures off a model
 // and its conversion that lost the textures then draw alike.
-gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture, bool textures) {
+gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture,
+                                   bool textures) {
     gpu::MaterialRecord r{};
     r.texture = texture;
     r.alphaCutoff = 0.5f;
@@ -71,7 +80,8 @@ gpu::MaterialRecord materialRecord(const Material* material, const std::string& 
 
 MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> models, bool textures)
     : device_(device), sampler_(device, "material sampler") {
-    static constexpr uint8_t white[4] = {255, 255, 255, 255}, magenta[4] = {255, 0, 255, 255}, black[4] = {0, 0, 0, 255};
+    static constexpr uint8_t white[4] = {255, 255, 255, 255}, magenta[4] = {255, 0, 255, 255},
+                             black[4] = {0, 0, 0, 255};
     const Texture builtIn[2] = {checker("built-in white", 1, 1, white, white),
                                 checker("built-in missing-texture checker", 64, 8, magenta, black)};
     std::vector<const Texture*> upload = {&builtIn[0], &builtIn[1]};

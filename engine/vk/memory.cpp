@@ -199,8 +199,8 @@ void Buffer::reset() {
     allocation_ = {};
 }
 
-Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-             std::string_view name, uint32_t levels)
+Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
+             VkImageAspectFlags aspect, std::string_view name, uint32_t levels)
     : device_(&device), levels_(levels), format_(format), extent_(extent) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
@@ -232,9 +232,9 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
 }
 
 Image::Image(Image&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), levels_(other.levels_), image_(std::exchange(other.image_, VK_NULL_HANDLE)),
-      view_(std::exchange(other.view_, VK_NULL_HANDLE)), format_(other.format_), extent_(other.extent_),
-      allocation_(std::exchange(other.allocation_, {})) {}
+    : device_(std::exchange(other.device_, nullptr)), levels_(other.levels_),
+      image_(std::exchange(other.image_, VK_NULL_HANDLE)), view_(std::exchange(other.view_, VK_NULL_HANDLE)),
+      format_(other.format_), extent_(other.extent_), allocation_(std::exchange(other.allocation_, {})) {}
 
 Image& Image::operator=(Image&& other) noexcept {
     if (this != &other) {

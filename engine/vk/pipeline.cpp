@@ -177,9 +177,9 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
     imageBarrier(cmd, image, {aspect, 0, 1, 0, 1}, from, to, srcStage, srcAccess, dstStage, dstAccess);
 }
 
-void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range, VkImageLayout from,
-                  VkImageLayout to, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
-                  VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
+                  VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = srcStage;
     b.srcAccessMask = srcAccess;

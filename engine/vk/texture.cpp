@@ -13,15 +13,23 @@ namespace horde {
 
 VkFormat textureFormat(PixelFormat format, bool srgb) {
     switch (format) {
-    case PixelFormat::RGBA8: return srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
-    case PixelFormat::BGRA8: return srgb ? VK_FORMAT_B8G8R8A8_SRGB : VK_FORMAT_B8G8R8A8_UNORM;
+    case PixelFormat::RGBA8:
+        return srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+    case PixelFormat::BGRA8:
+        return srgb ? VK_FORMAT_B8G8R8A8_SRGB : VK_FORMAT_B8G8R8A8_UNORM;
     // BC1 with alpha: its three-colour blocks mark transparent texels (cut-outs).
-    case PixelFormat::BC1: return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
-    case PixelFormat::BC2: return srgb ? VK_FORMAT_BC2_SRGB_BLOCK : VK_FORMAT_BC2_UNORM_BLOCK;
-    case PixelFormat::BC3: return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
-    case PixelFormat::BC4: return VK_FORMAT_BC4_UNORM_BLOCK;
-    case PixelFormat::BC5: return VK_FORMAT_BC5_UNORM_BLOCK;
-    case PixelFormat::BC7: return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
+    case PixelFormat::BC1:
+        return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case PixelFormat::BC2:
+        return srgb ? VK_FORMAT_BC2_SRGB_BLOCK : VK_FORMAT_BC2_UNORM_BLOCK;
+    case PixelFormat::BC3:
+        return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
+    case PixelFormat::BC4:
+        return VK_FORMAT_BC4_UNORM_BLOCK;
+    case PixelFormat::BC5:
+        return VK_FORMAT_BC5_UNORM_BLOCK;
+    case PixelFormat::BC7:
+        return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
     }
     return VK_FORMAT_UNDEFINED;
 }
@@ -30,7 +38,9 @@ std::string textureProblem(Device& device, const Texture& texture, bool srgb) {
     const std::span<const std::byte> bytes = texture.bytes;
     const char* name = pixelFormatName(texture.format);
     if (blockBytes(texture.format) && !device.textureCompressionBC())
-        return std::string("the device cannot sample block-compressed textures (no textureCompressionBC) for ") + name;
+        return std::string(
+                   "the device cannot sample block-compressed textures (no textureCompressionBC) for ") +
+               name;
     VkFormatProperties properties;
     vkGetPhysicalDeviceFormatProperties(device.physical(), textureFormat(texture.format, srgb), &properties);
     if (!(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
@@ -59,9 +69,10 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
     // Each level at a 16-byte aligned offset: a multiple of every format's block or texel size.
     VkDeviceSize total = 0;
     for (const Texture* t : textures)
-        for (const TextureLevel& level : t->levels) total = (total + 15) / 16 * 16 + level.size;
-    Buffer staging(device, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload,
-                   "texture staging");
+        for (const TextureLevel& level : t->levels)
+            total = (total + 15) / 16 * 16 + level.size;
+    Buffer staging(device, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                   MemoryUse::Upload, "texture staging");
     std::vector<std::vector<VkBufferImageCopy>> regions;
     VkDeviceSize at = 0;
     for (const Texture* t : textures) {
@@ -70,7 +81,8 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
         for (uint32_t l = 0; l < t->levels.size(); ++l) {
             const TextureLevel& level = t->levels[l];
             at = (at + 15) / 16 * 16;
-            std::memcpy(static_cast<std::byte*>(staging.mapped()) + at, bytes.data() + level.offset, level.size);
+            std::memcpy(static_cast<std::byte*>(staging.mapped()) + at, bytes.data() + level.offset,
+                        level.size);
             VkBufferImageCopy copy{};
             copy.bufferOffset = at;
             copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
@@ -79,15 +91,15 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
             at += level.size;
         }
         images.emplace_back(device, VkExtent2D{t->width, t->height}, textureFormat(t->format, srgb),
-                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                            "texture " + t->file, uint32_t(t->levels.size()));
+                            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                            VK_IMAGE_ASPECT_COLOR_BIT, "texture " + t->file, uint32_t(t->levels.size()));
     }
     device.immediate([&](VkCommandBuffer cmd) {
         for (size_t i = 0; i < images.size(); ++i) {
             const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, images[i].levels(), 0, 1};
-            imageBarrier(cmd, images[i].get(), all, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                         VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT,
-                         VK_ACCESS_2_TRANSFER_WRITE_BIT);
+            imageBarrier(cmd, images[i].get(), all, VK_IMAGE_LAYOUT_UNDEFINED,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                         VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
             vkCmdCopyBufferToImage(cmd, staging.get(), images[i].get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                    uint32_t(regions[i].size()), regions[i].data());
             imageBarrier(cmd, images[i].get(), all, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -113,7 +125,8 @@ Sampler::Sampler(Device& device, std::string_view name) : device_(&device) {
 }
 
 Sampler::Sampler(Sampler&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), sampler_(std::exchange(other.sampler_, VK_NULL_HANDLE)) {}
+    : device_(std::exchange(other.device_, nullptr)),
+      sampler_(std::exchange(other.sampler_, VK_NULL_HANDLE)) {}
 
 Sampler& Sampler::operator=(Sampler&& other) noexcept {
     if (this != &other) {
@@ -124,7 +137,9 @@ Sampler& Sampler::operator=(Sampler&& other) noexcept {
     return *this;
 }
 
-Sampler::~Sampler() { reset(); }
+Sampler::~Sampler() {
+    reset();
+}
 
 void Sampler::reset() {
     if (sampler_) vkDestroySampler(device_->get(), sampler_, nullptr);
