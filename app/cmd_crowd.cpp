@@ -80,10 +80,16 @@ int runHeadless(CrowdArgs& a) {
                         double(cm.worldSphere().w));
             for (const std::string& w : cm.model().warnings) std::printf("warning %s: %s\n", a.models[m].c_str(), w.c_str());
         }
+        for (const std::string& w : scene.materials().warnings())
+            std::printf("warning: %s\n", w.c_str());
         const std::vector<std::string> missing = missingTextures(models, a.models);
-        std::printf("crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, view %s, %.1f MiB per frame slot\n",
-                    scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(), double(a.crowd.lodErrorPixels),
-                    a.crowd.cull.c_str(), a.crowd.view.c_str(), double(scene.slotBytes()) / (1024.0 * 1024.0));
+        std::printf(
+            "crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, textures %s (%u images), view %s, "
+            "%.1f MiB per frame slot\n",
+            scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(),
+            double(a.crowd.lodErrorPixels), a.crowd.cull.c_str(), a.crowd.textures.c_str(),
+            scene.materials().textureCount(), a.crowd.view.c_str(),
+            double(scene.slotBytes()) / (1024.0 * 1024.0));
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f) std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());

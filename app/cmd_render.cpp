@@ -45,6 +45,8 @@ int run(RenderArgs& a) {
         CrowdModel crowdModel(*session.device, model, {.crowd = false});
         const CrowdModel* models[] = {&crowdModel};
         CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(kFramesInFlight));
+        for (const std::string& w : scene.materials().warnings())
+            std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         float aspect = float(a.width) / float(a.height);
         Bounds world = toWorld(posedBounds(model, playback, a.time), axesToWorld(model.axes));
         OrbitCamera camera = frameBounds(world, aspect);

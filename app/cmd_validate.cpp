@@ -67,9 +67,19 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
     return out;
 }
 
+// Whether some material of `model` has a base texture that was found and read.
+bool drawsTextures(const Model& model) {
+    for (const Material& m : model.materials)
+        if (const TextureRef* base = m.find(TextureSlot::Base); base && base->texture) return true;
+    return false;
+}
+
 struct Renderer {
     Device& device;
     uint32_t width, height;
+    // Textured renders only when both sides have textures: a conversion that dropped them is
+    // reported by the texture check, not again by every render.
+    bool textures;
 
     Image8 render(Model& model, int clip, double time, const glm::mat4& viewProjection) {
         std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
@@ -77,7 +87,9 @@ struct Renderer {
         uploadMeshes(device, model);
         CrowdModel crowdModel(device, model, {.crowd = false});
         const CrowdModel* models[] = {&crowdModel};
-        CrowdScene scene(device, models, {instances}, singleInstanceSettings(kFramesInFlight));
+        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
+        settings.textures = textures;
+        CrowdScene scene(device, models, {instances}, settings);
         HeadlessOptions options;
         options.width = width;
         options.height = height;
@@ -149,7 +161,7 @@ int run(ValidateArgs& args) {
         return session.finish(kExitBadInput);
     }
     float aspect = float(args.width) / float(args.height);
-    Renderer renderer{*session.device, args.width, args.height};
+    Renderer renderer{*session.device, args.width, args.height, drawsTextures(a) && drawsTextures(b)};
     for (const PoseSpec& spec : *specs) {
         PoseResult r;
         r.pose = spec;

@@ -9,6 +9,10 @@ void CrowdOptions::addOptions(CLI::App& command) {
         ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--cull", cull, "frustum culling on the GPU (off: every instance drawn)")
         ->check(CLI::IsMember({"on", "off"}));
+    command
+        .add_option("--textures", textures,
+                    "base-colour textures sampled (off: base colours only, to measure what sampling costs)")
+        ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--lod-error", lodErrorPixels, "largest error a level or a shared pose may show, in pixels")
         ->check(CLI::Range(0.0f, 1000.0f));
     command.add_option("--units", units,
@@ -24,6 +28,7 @@ CrowdSettings CrowdOptions::settings(VkFormat colorFormat, uint32_t slots) const
     s.technique = technique == "vertex" ? Technique::Vertex : Technique::Compute;
     s.lod = lod == "on";
     s.cull = cull == "on";
+    s.textures = textures == "on";
     s.lodErrorPixels = lodErrorPixels;
     s.ground = true;
     s.slots = slots;

@@ -1,6 +1,6 @@
 #pragma once
 // What `horde crowd` asks of the crowd, headless or in a window: technique, culling, LOD and
-// its error, the view, and the models it is made of.
+// its error, texture sampling, the view, and the models it is made of.
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +16,7 @@ struct CrowdOptions {
     std::string technique = "compute";
     std::string lod = "on";
     std::string cull = "on";
+    std::string textures = "on";
     float lodErrorPixels = 1.0f;
     std::string view = "overview";
     std::string units = "auto";

@@ -1,5 +1,6 @@
 #include "monster.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -365,6 +366,60 @@ Model buildMonster(MeshAllocator& allocator, const MonsterParams& params) {
     finalizeMeshes(model);
     for (Mesh& m : model.meshes) m.storage->commit();
     return model;
+}
+
+std::shared_ptr<const Texture> monsterSkin(uint32_t size) {
+    auto skin = std::make_shared<Texture>();
+    skin->file = "monster skin (generated)";
+    skin->format = PixelFormat::RGBA8;
+    skin->width = skin->height = size;
+    // Scales: rows of round cells, every other row shifted by half a cell, each darker towards
+    // its rim; 16 cells across so they stay visible on a crowd-sized monster.
+    std::vector<uint8_t> level(size_t(size) * size * 4);
+    const float cells = 16.0f;
+    for (uint32_t y = 0; y < size; ++y)
+        for (uint32_t x = 0; x < size; ++x) {
+            float v = (float(y) + 0.5f) / float(size) * cells;
+            float u = (float(x) + 0.5f) / float(size) * cells + (int(v) % 2 ? 0.5f : 0.0f);
+            float du = u - std::floor(u) - 0.5f, dv = v - std::floor(v) - 0.3f;
+            float shade = 1.0f - std::min(std::sqrt(du * du + dv * dv) * 1.4f, 1.0f) * 0.6f;
+            const float base[3] = {0.86f, 0.80f, 0.66f};
+            uint8_t* t = &level[(size_t(y) * size + x) * 4];
+            for (int c = 0; c < 3; ++c)
+                t[c] = uint8_t(std::lround(255.0f * base[c] * shade));
+            t[3] = 255;
+        }
+    for (uint32_t s = size;; s /= 2) {
+        skin->levels.push_back({s, s, skin->bytes.size(), level.size()});
+        for (uint8_t b : level)
+            skin->bytes.push_back(std::byte(b));
+        if (s == 1) break;
+        const uint32_t h = s / 2;
+        std::vector<uint8_t> half(size_t(h) * h * 4);
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < h; ++x)
+                for (int c = 0; c < 4; ++c) {
+                    auto at = [&](uint32_t xx, uint32_t yy) {
+                        return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]);
+                    };
+                    half[(size_t(y) * h + x) * 4 + c] =
+                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) +
+                                 at(2 * x + 1, 2 * y + 1) + 2) /
+                                4);
+                }
+        level = std::move(half);
+    }
+    return skin;
+}
+
+void skinMonster(Model& model, std::shared_ptr<const Texture> skin) {
+    static constexpr glm::vec4 tints[] = {
+        {0.95f, 0.62f, 0.48f, 1.0f}, {0.62f, 0.80f, 0.52f, 1.0f}, {1.0f, 1.0f, 0.95f, 1.0f}};
+    for (size_t m = 0; m < model.materials.size(); ++m) {
+        Material& material = model.materials[m];
+        material.baseColor = tints[m % 3];
+        material.textures = {{TextureSlot::Base, skin->file, skin->file, skin}};
+    }
 }
 
 } // namespace horde

@@ -4,6 +4,7 @@
 // rotation and scale, some keys uniform and some at arbitrary times, one channel stepped. It is
 // the default model of the CLI, the tests and the benchmarks; its size scales by parameters.
 #include <cstdint>
+#include <memory>
 
 #include "asset/model.h"
 
@@ -20,5 +21,13 @@ MeshLayout monsterLayout(const MonsterParams& params);
 
 // Writes the mesh through `allocator`, exactly as a loader does.
 Model buildMonster(MeshAllocator& allocator, const MonsterParams& params = {});
+
+// A generated skin: `size` x `size` RGBA8 (sRGB) rows of overlapping scales, every mip level down
+// to 1x1. The built-in monster is drawn untextured; the frame benchmark gives it this skin to
+// measure what texture sampling costs a crowd.
+std::shared_ptr<const Texture> monsterSkin(uint32_t size = 256);
+// Every material of `model` takes `skin` as its base texture, tinted per material so the parts
+// still read apart.
+void skinMonster(Model& model, std::shared_ptr<const Texture> skin);
 
 } // namespace horde

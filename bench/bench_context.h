@@ -17,14 +17,15 @@ struct Context {
     bool quick = false;
     std::unique_ptr<Device> device;
     std::unique_ptr<GpuMeshAllocator> allocator;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Model> monsters;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::unique_ptr<CrowdModel>> crowdModels;
+    // By size and whether it wears the generated skin (monsterSkin).
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, Model> monsters;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, std::unique_ptr<CrowdModel>> crowdModels;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
 
-    Model& monster(const MonsterParams& params);
+    Model& monster(const MonsterParams& params, bool skinned = false);
     // The monster made ready for crowds (LOD chains, motion bounds), once per run.
-    const CrowdModel& crowdMonster(const MonsterParams& params);
+    const CrowdModel& crowdMonster(const MonsterParams& params, bool skinned = false);
 };
 
 // The plain copy kernel over `bytes`, timed by timestamps: bytes read plus bytes written per

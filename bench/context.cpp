@@ -8,17 +8,22 @@
 
 namespace horde::bench {
 
-Model& Context::monster(const MonsterParams& p) {
-    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone);
+Model& Context::monster(const MonsterParams& p, bool skinned) {
+    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone, skinned);
     auto it = monsters.find(key);
-    if (it == monsters.end()) it = monsters.emplace(key, buildMonster(*allocator, p)).first;
+    if (it == monsters.end()) {
+        Model model = buildMonster(*allocator, p);
+        if (skinned) skinMonster(model, monsterSkin());
+        it = monsters.emplace(key, std::move(model)).first;
+    }
     return it->second;
 }
 
-const CrowdModel& Context::crowdMonster(const MonsterParams& p) {
-    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone);
+const CrowdModel& Context::crowdMonster(const MonsterParams& p, bool skinned) {
+    auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone, skinned);
     auto it = crowdModels.find(key);
-    if (it == crowdModels.end()) it = crowdModels.emplace(key, std::make_unique<CrowdModel>(*device, monster(p))).first;
+    if (it == crowdModels.end())
+        it = crowdModels.emplace(key, std::make_unique<CrowdModel>(*device, monster(p, skinned))).first;
     return *it->second;
 }
 

@@ -2,8 +2,10 @@
 // (every instance posed, skinned and drawn in full) over instance and vertex counts for both
 // skinning techniques; `crowd/` sweeps the standard monster from 1 to 100,000 instances with
 // culling and LOD on and off, from the overview and the street view, so each row has its brute
-// force baseline in the same run. Benchmark time is GPU time (timestamps); CPU record + submit
-// time, recording time alone, pass times, what was drawn and throughput are counters.
+// force baseline in the same run; `crowd_textures/` draws the skinned monster's crowd with its
+// texture sampled and not, the pair whose ratio is what sampling costs. Benchmark time is GPU time
+// (timestamps); CPU record + submit time, recording time alone, pass times, what was drawn and throughput are
+// counters.
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -37,15 +39,18 @@ struct FrameCase {
     uint32_t count = 1;
     bool cullAndLod = false;
     bool street = false;
+    bool skinned = false; // the monster wearing its generated skin texture
+    bool textures = true; // sampled (CrowdSettings::textures)
 };
 
 void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     Device& device = *context.device;
-    const CrowdModel& model = context.crowdMonster(c.params);
+    const CrowdModel& model = context.crowdMonster(c.params, c.skinned);
     const VkExtent2D extent{640, 360};
     CrowdSettings settings;
     settings.technique = c.technique;
     settings.cull = settings.lod = c.cullAndLod;
+    settings.textures = c.textures;
     settings.slots = 1;
     settings.colorFormat = kOffscreenColorFormat;
     const CrowdModel* models[] = {&model};
@@ -186,6 +191,14 @@ void registerFrameBenchmarks(Context& context) {
                         count >= 16384 ? 1 : iterations, count >= 16384 ? 1 : repetitions);
                 }
             }
+    // Texture sampling: the same textured crowd with and without sampling, LOD and culling on,
+    // from the street view (near monsters fill the frame: the most sampled pixels).
+    for (uint32_t count : context.quick ? std::vector<uint32_t>{256} : std::vector<uint32_t>{1024, 4096})
+        for (bool textures : {true, false})
+            add(context,
+                std::string("crowd_textures/") + (textures ? "on" : "off") + "/street/" +
+                    std::to_string(count),
+                {Technique::Compute, standard, count, true, true, true, textures}, count >= 4096 ? 3 : 5, 3);
 }
 
 } // namespace horde::bench

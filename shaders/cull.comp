@@ -89,7 +89,7 @@ void main() {
             Uints(f.sharedRequests).v[combination] = 1u;
             vertexOffset = HORDE_SHARED_BIT | combination;
         } else if (pool) {
-            uint jobCounter = HORDE_COUNT_HEADER + f.meshCount + f.listCount + list;
+            uint jobCounter = HORDE_COUNT_HEADER + f.materialCount + f.listCount + list;
             uint job;
             if (deterministic) {
                 vertexOffset = instance % f.chunkInstances * f.vertexStride + mesh.vertexBase;
@@ -105,7 +105,7 @@ void main() {
             }
             SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(pose, vertexOffset);
         }
-        uint listCounter = HORDE_COUNT_HEADER + f.meshCount + list;
+        uint listCounter = HORDE_COUNT_HEADER + f.materialCount + list;
         uint entry = deterministic ? instance : atomicAdd(counters.v[listCounter], 1u);
         if (deterministic) atomicAdd(counters.v[listCounter], 1u);
         DrawEntries(f.entries).v[list * f.instanceCount + entry] = DrawEntry(instance, pose, vertexOffset, level);

@@ -1,20 +1,39 @@
 #version 460
-// Simple lit shading so the shape reads: a key light, a rim of sky light and two-sided normals
-// (a mirrored or inside-out asset still shows where its normals point).
+// Base colour times the base texture, lit simply so the shape reads: a key light and a rim of
+// sky light. Back faces (drawn only for double-sided materials) are lit by the flipped normal.
+// One shader serves three pipelines, fixed by specialization constants: whether it samples at
+// all (`--textures off` measures the crowd without) and the alpha mode of the materials it draws.
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { DrawPush pc; };
+layout(buffer_reference, scalar) buffer MaterialRecords { MaterialRecord v[]; };
+
+layout(constant_id = 0) const bool kSample = true;
+layout(constant_id = 1) const uint kAlphaMode = HORDE_ALPHA_OPAQUE;
+
+// The base texture of the material this draw is for (MaterialRecord.texture).
+layout(set = 0, binding = 0) uniform sampler2D baseTexture;
 
 layout(location = 0) in vec3 inNormal;
-layout(location = 1) in vec3 inColor;
+layout(location = 1) in vec3 inTint;
+layout(location = 2) in vec2 inUV;
+layout(location = 3) flat in uint inMaterial;
 layout(location = 0) out vec4 outColor;
 
 void main() {
+    vec4 base = vec4(1.0);
+    if (inMaterial != HORDE_NONE) {
+        MaterialRecord m = MaterialRecords(pc.materials).v[inMaterial];
+        base = m.baseColor;
+        if (kSample) base *= texture(baseTexture, inUV);
+        if (kAlphaMode == HORDE_ALPHA_MASK && base.a < m.alphaCutoff) discard;
+    }
     FrameGlobals g = Globals(pc.globals).g;
     vec3 n = normalize(inNormal);
+    if (!gl_FrontFacing) n = -n;
     vec3 l = normalize(-g.lightDirection.xyz);
     float key = max(dot(n, l), 0.0);
     float sky = 0.5 + 0.5 * n.y;
-    vec3 color = inColor * (0.75 * key + 0.25 * sky) + vec3(0.02);
-    outColor = vec4(color, 1.0);
+    vec3 color = base.rgb * inTint * (0.75 * key + 0.25 * sky) + vec3(0.02);
+    outColor = vec4(color, kAlphaMode == HORDE_ALPHA_BLEND ? base.a : 1.0);
 }

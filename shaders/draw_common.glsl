@@ -1,11 +1,14 @@
 // What both draw techniques do once a vertex is in model space: place the instance in the world
-// and colour it by its material (or by its level, for the `l` view).
+// and hand the fragment its material slot and texture coordinates (or its level colour, for the
+// `l` view).
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { DrawPush pc; };
 
 layout(location = 0) out vec3 outNormal;
-layout(location = 1) out vec3 outColor;
+layout(location = 1) out vec3 outTint;
+layout(location = 2) out vec2 outUV;
+layout(location = 3) flat out uint outMaterial; // HORDE_NONE: the level view, no material
 
 const vec3 kLevelColors[HORDE_MAX_LEVELS] = vec3[](
     vec3(0.95, 0.95, 0.95), vec3(0.30, 0.75, 0.35), vec3(0.25, 0.55, 0.95), vec3(0.95, 0.80, 0.20),
@@ -23,13 +26,16 @@ bool visibleEntry(DrawInfo info, out DrawEntry entry, out uint levelVertex) {
     return true;
 }
 
-void emit(DrawInfo info, DrawEntry entry, vec3 modelPosition, vec3 modelNormal) {
+// `levelVertex` finds the source vertex's texture coordinates through the level's vertex order
+// (read only when the draw samples textures: pc.uvs is 0 otherwise).
+void emit(DrawInfo info, DrawEntry entry, uint levelVertex, vec3 modelPosition, vec3 modelNormal) {
     Affine world = Affines(pc.worlds).v[entry.instance];
     vec3 tint = Instances(pc.instances).v[entry.instance].tint.rgb;
     bool levels = Globals(pc.globals).g.tintLevels != 0u;
-    vec3 color = levels ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] : Vec4s(pc.materials).v[info.material].rgb;
     outNormal = transformVector(world, modelNormal);
-    outColor = color * tint;
+    outTint = levels ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] * tint : tint;
+    outMaterial = levels ? HORDE_NONE : info.material;
+    outUV = pc.uvs == uvec2(0u) ? vec2(0.0) : Vec2s(pc.uvs).v[Uints(pc.order).v[levelVertex]];
     gl_Position = Globals(pc.globals).g.viewProjection * vec4(transformPoint(world, modelPosition), 1.0);
 }
 
@@ -37,6 +43,8 @@ void emit(DrawInfo info, DrawEntry entry, vec3 modelPosition, vec3 modelNormal) 
 // triangles are dropped.
 void emitNothing() {
     outNormal = vec3(0.0);
-    outColor = vec3(0.0);
+    outTint = vec3(0.0);
+    outUV = vec2(0.0);
+    outMaterial = HORDE_NONE;
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 }

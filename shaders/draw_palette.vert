@@ -29,5 +29,5 @@ void main() {
             m.r2 += p.r2 * w[k];
         }
     }
-    emit(info, entry, transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
+    emit(info, entry, vertex, transformPoint(m, Vec3s(pc.positions).v[v]), transformNormal(m, Vec3s(pc.normals).v[v]));
 }

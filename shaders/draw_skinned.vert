@@ -17,5 +17,5 @@ void main() {
         emitNothing();
         return;
     }
-    emit(info, entry, Vec3s(pc.positions).v[offset + vertex], Vec3s(pc.normals).v[offset + vertex]);
+    emit(info, entry, vertex, Vec3s(pc.positions).v[offset + vertex], Vec3s(pc.normals).v[offset + vertex]);
 }

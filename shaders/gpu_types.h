@@ -146,12 +146,33 @@ struct DrawPush {
     address joints;        // vertex technique only
     address weights;
     address palette;
-    address materials;     // vec4 colour per submesh of the model
+    address materials;     // MaterialRecord per material slot of the model (LevelSubmesh.material)
     address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
     uint skinned; // vertex technique: 1 blends four joints, 0 binds rigidly to jointBase
     uint pad;
+    address uvs;  // source texture coordinates (vec2), found through `order`; 0: the mesh has none
+};
+
+// The material table: one record per material slot of every model in a scene, in one buffer.
+// Each slot's commands are drawn by their own indirect-count draw with the descriptor set of its
+// base texture bound (set 0, binding 0; created once, never updated): devices without
+// shaderSampledImageArrayDynamicIndexing (lavapipe) cannot index an array of samplers by a
+// draw's material. `texture` names that set: 0 the 1x1 white, 1 the magenta/black checker a
+// missing texture draws with, then one per texture file.
+#define HORDE_TEXTURE_WHITE 0u
+#define HORDE_TEXTURE_MISSING 1u
+#define HORDE_ALPHA_OPAQUE 0u
+#define HORDE_ALPHA_MASK 1u
+#define HORDE_ALPHA_BLEND 2u
+#define HORDE_MATERIAL_DOUBLE_SIDED 1u
+struct MaterialRecord {
+    vec4 baseColor; // linear RGBA, times the base texture
+    uint texture;   // its image (descriptor set) in the scene's table
+    uint alphaMode; // HORDE_ALPHA_*
+    float alphaCutoff;
+    uint flags;     // HORDE_MATERIAL_*
 };
 
 // Culling and level choice: one invocation per instance (cull.comp).
@@ -161,7 +182,7 @@ struct DrawPush {
 #define HORDE_CULL_POOL 4u         // compute technique: skin into the pool (jobs and offsets)
 #define HORDE_SHARED_BIT 0x80000000u // DrawEntry.vertexOffset: index into sharedOffsets instead
 
-// counters[] layout: a fixed header, then per-mesh draw counts, then per-list counts.
+// counters[] layout: a fixed header, then draw counts per material slot, then per-list counts.
 #define HORDE_COUNT_VISIBLE 0
 #define HORDE_COUNT_POSES 1     // own pose slots handed out this frame
 #define HORDE_COUNT_VERTICES 2  // skinned-vertex pool cursor
@@ -177,7 +198,7 @@ struct CullMesh {
 };
 
 // A (mesh, level): its index in this table is its list, whose entry count is
-// counters[HORDE_COUNT_HEADER + meshCount + list] and job count the listCount after that.
+// counters[HORDE_COUNT_HEADER + materialCount + list] and job count the listCount after that.
 struct CullLevel {
     float error;       // model units
     uint vertexCount;  // skinned per drawn instance
@@ -194,7 +215,7 @@ struct CullLevel {
 struct LevelSubmesh {
     uint firstIndex; // of the first copy
     uint indexCount; // of one copy
-    uint material;   // colour index
+    uint material;   // material slot of the model (its MaterialRecord and its draw)
     uint pad;
 };
 
@@ -237,7 +258,7 @@ struct CrowdFrame {
     address jobs;           // SkinJob lists, jobCapacity each
     address poseInstances;  // instance of each own pose slot
     address dispatches;     // VkDispatchIndirectCommand: sample, pose, then one skin dispatch per list
-    address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per mesh
+    address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per material slot
     address drawInfo;       // DrawInfo beside each command
     address worlds;         // Affine per instance: model axes to world, written for visible ones
     address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
@@ -257,7 +278,7 @@ struct CrowdFrame {
     uint workgroupLimit;    // the device's maxComputeWorkGroupCount[0]
     uint vertexStride;      // brute force: pool vertices per instance (every mesh at level 0)
     uint chunkInstances;    // brute force: instances skinned and drawn together through the pool
-    uint pad;
+    uint materialCount;     // material slots: every mesh's submeshes
 };
 
 struct CullPush {
@@ -298,7 +319,8 @@ static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
 static_assert(sizeof(SkinPush) == 104 && offsetof(SkinPush, vertexCount) == 80);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
-static_assert(sizeof(DrawPush) == 120 && offsetof(DrawPush, jointBase) == 104);
+static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, uvs) == 120);
+static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 144 && offsetof(CrowdFrame, instanceCount) == 160 &&

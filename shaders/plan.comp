@@ -2,7 +2,7 @@
 // Pass 1b, plan: after culling, one workgroup turns the counts into work. Shared poses that some
 // visible instance uses get their pool range and a skin job; then every (mesh, level) list gets
 // its skin dispatch size and, when it has instances, one indirect draw per submesh, compacted
-// per mesh for vkCmdDrawIndexedIndirectCount; sample and pose get their sizes.
+// per material slot for vkCmdDrawIndexedIndirectCount; sample and pose get their sizes.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { PlanPush pc; };
@@ -22,7 +22,8 @@ void main() {
     Uints counters = Uints(f.counters);
     CullLevels levels = CullLevels(f.levels);
     uint lane = gl_LocalInvocationID.x;
-    uint jobBase = HORDE_COUNT_HEADER + f.meshCount + f.listCount;
+    uint listBase = HORDE_COUNT_HEADER + f.materialCount;
+    uint jobBase = listBase + f.listCount;
 
     if (lane == 0u) {
         uint poses = min(counters.v[HORDE_COUNT_POSES], f.poseCapacity);
@@ -54,12 +55,13 @@ void main() {
         uint jobs = min(counters.v[jobBase + list], f.jobCapacity);
         counters.v[jobBase + list] = jobs;
         Dispatches(f.dispatches).v[2u + list] = workgroups(jobs * level.vertexCount, f.workgroupLimit);
-        uint instances = counters.v[HORDE_COUNT_HEADER + f.meshCount + list];
+        uint instances = counters.v[listBase + list];
         if (instances == 0u) continue;
         for (uint s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
             LevelSubmesh submesh = LevelSubmeshes(f.submeshes).v[s];
             if (submesh.indexCount == 0u) continue;
-            uint command = level.mesh * f.commandsPerMesh + atomicAdd(counters.v[HORDE_COUNT_HEADER + level.mesh], 1u);
+            uint command = submesh.material * f.commandsPerMesh +
+                           atomicAdd(counters.v[HORDE_COUNT_HEADER + submesh.material], 1u);
             DrawCommands draws = DrawCommands(f.draws);
             draws.v[command * 5u + 0u] = submesh.indexCount * level.batch;
             draws.v[command * 5u + 1u] = (instances + level.batch - 1u) / level.batch;

@@ -14,15 +14,6 @@ namespace horde {
 
 namespace {
 
-glm::vec4 materialColor(const std::string& name) {
-    static constexpr glm::vec3 palette[] = {{0.80f, 0.42f, 0.30f}, {0.45f, 0.62f, 0.35f}, {0.85f, 0.75f, 0.45f},
-                                            {0.40f, 0.50f, 0.78f}, {0.70f, 0.45f, 0.70f}, {0.35f, 0.70f, 0.70f},
-                                            {0.75f, 0.75f, 0.72f}, {0.55f, 0.40f, 0.30f}};
-    uint32_t h = 2166136261u;
-    for (char c : name) h = (h ^ uint8_t(c)) * 16777619u;
-    return glm::vec4(palette[h % 8], 1.0f);
-}
-
 // The largest factor by which the axes matrix stretches a length (it is a rotation or mirror
 // times the file's unit scale).
 // The source mesh as a one-level chain.
@@ -81,12 +72,13 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
     worldSphere_ = glm::vec4(glm::vec3(axesToWorld_ * glm::vec4(motion_.sphere.center, 1.0f)),
                              motion_.sphere.radius * largestScale(axesToWorld_));
 
-    std::vector<glm::vec4> materials;
     for (const Mesh& mesh : model.meshes) {
         if (!dynamic_cast<const GpuMeshStorage*>(mesh.storage.get()))
             throw std::logic_error("CrowdModel: mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
-        const uint32_t firstMaterial = uint32_t(materials.size());
-        for (const Submesh& s : mesh.submeshes) materials.push_back(materialColor(s.material));
+        const uint32_t firstMaterial = uint32_t(materialSlots_.size());
+        for (const Submesh& s : mesh.submeshes)
+            materialSlots_.push_back(s.material);
+        meshMaterials_.push_back(firstMaterial);
 
         LodChain chain = options.crowd ? buildLodChain(model, mesh, options.lod) : sourceOnly(mesh);
         gpu::CullMesh cullMesh{uint32_t(cullLevels_.size()), uint32_t(chain.levels.size()), vertexStride_, 0};
@@ -132,7 +124,6 @@ CrowdModel::CrowdModel(Device& device, const Model& model, const CrowdModelOptio
     buffers_.meshes = uploadTable(device, cullMeshes_, "cull meshes");
     buffers_.levels = uploadTable(device, cullLevels_, "cull levels");
     buffers_.submeshes = uploadTable(device, levelSubmeshes_, "level submeshes");
-    buffers_.materials = uploadTable(device, materials, "material colours");
     buffers_.axes = uploadTable(device, std::vector<glm::mat4>{axesToWorld_}, "axes to world");
 }
 

@@ -64,10 +64,14 @@ class CrowdModel {
     const std::vector<gpu::CullMesh>& cullMeshes() const { return cullMeshes_; }
     const std::vector<gpu::CullLevel>& cullLevels() const { return cullLevels_; }
     const std::vector<gpu::LevelSubmesh>& levelSubmeshes() const { return levelSubmeshes_; }
+    // The material name of each material slot (LevelSubmesh::material): every mesh's submeshes in
+    // order. The scene's MaterialTable turns them into records.
+    const std::vector<std::string>& materialSlots() const { return materialSlots_; }
+    // Each mesh's first material slot; its slots are one per submesh.
+    const std::vector<uint32_t>& meshMaterials() const { return meshMaterials_; }
 
     struct Buffers {
-        Buffer rest, clips, channelTable, channels, times, values, joints, clipSpeed, meshes, levels, submeshes,
-            materials, axes;
+        Buffer rest, clips, channelTable, channels, times, values, joints, clipSpeed, meshes, levels, submeshes, axes;
         std::vector<Buffer> lodIndices, lodOrder; // per mesh
     };
     const Buffers& buffers() const { return buffers_; }
@@ -87,6 +91,8 @@ class CrowdModel {
     std::vector<gpu::CullMesh> cullMeshes_;
     std::vector<gpu::CullLevel> cullLevels_;
     std::vector<gpu::LevelSubmesh> levelSubmeshes_;
+    std::vector<std::string> materialSlots_;
+    std::vector<uint32_t> meshMaterials_;
     Buffers buffers_;
 };
 

@@ -104,7 +104,7 @@ struct CrowdScene::Part {
     uint64_t vertexCapacity = 0;
     // Brute force in chunks: each level-0 submesh's draw record (the chunk's draws are direct).
     struct ChunkDraw {
-        uint32_t mesh, firstIndex, indexCount, batch, list;
+        uint32_t mesh, material, firstIndex, indexCount, batch, list;
     };
     std::vector<ChunkDraw> chunkDraws;
     Buffer chunkDrawInfo;
@@ -115,6 +115,7 @@ struct CrowdScene::Part {
     };
     std::vector<PerSlot> slots;
     uint32_t meshCount() const { return uint32_t(model->model().meshes.size()); }
+    uint32_t materialCount() const { return uint32_t(model->materialSlots().size()); }
     uint32_t listCount() const { return model->listCount(); }
 };
 
@@ -152,7 +153,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
                                   : uint64_t(part.chunkInstances) * cm.levelVertexStride();
         chunked_ |= part.chunkInstances < count;
         if (!pool) part.vertexCapacity = 0;
-        part.counterCount = HORDE_COUNT_HEADER + part.meshCount() + 2 * part.listCount();
+        part.counterCount = HORDE_COUNT_HEADER + part.materialCount() + 2 * part.listCount();
         uint64_t poses = uint64_t(cm.sharedPoses()) + part.poseCapacity;
         plans.push_back({poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms"});
         plans.push_back({poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes"});
@@ -235,8 +236,9 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             b.jobs = storage(uint64_t(part.listCount()) * part.jobCapacity * sizeof(gpu::SkinJob), "skin jobs");
             b.poseInstances = storage(std::max<uint64_t>(part.poseCapacity, cm.sharedPoses()) * 4, "pose instances");
             b.dispatches = storage(uint64_t(2 + part.listCount()) * sizeof(VkDispatchIndirectCommand), "dispatch sizes", kIndirect);
-            b.draws = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * kCommandBytes, "draw commands", kIndirect);
-            b.drawInfo = storage(uint64_t(part.meshCount()) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo), "draw info");
+            const uint64_t commands = uint64_t(part.materialCount()) * cm.commandsPerMesh();
+            b.draws = storage(commands * kCommandBytes, "draw commands", kIndirect);
+            b.drawInfo = storage(commands * sizeof(gpu::DrawInfo), "draw info");
             b.locals = storage(poses * cm.tables().rest.size() * sizeof(gpu::Affine), "local transforms");
             b.palette = storage(poses * cm.tables().joints.size() * sizeof(gpu::Affine), "palettes");
             b.positions = storage(part.vertexCapacity * sizeof(glm::vec3), "skinned positions");
@@ -278,6 +280,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             f.workgroupLimit = device.properties().limits.maxComputeWorkGroupCount[0];
             f.vertexStride = cm.levelVertexStride();
             f.chunkInstances = part.chunkInstances;
+            f.materialCount = part.materialCount();
             b.frame = uploadTable(device, std::vector<gpu::CrowdFrame>{f}, "crowd frame" + tag);
             part.slots.push_back(std::move(b));
         }
@@ -288,14 +291,37 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     samplePipeline_ = createComputePipeline(device, spirv::sample_comp(), sizeof(gpu::SamplePush), "sample");
     posePipeline_ = createComputePipeline(device, spirv::pose_comp(), sizeof(gpu::PosePush), "pose");
     skinPipeline_ = createComputePipeline(device, spirv::skin_comp(), sizeof(gpu::SkinPush), "skin");
+    std::vector<const CrowdModel*> drawn;
+    for (const Part& part : parts_)
+        drawn.push_back(part.model);
+    materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
+    // draw.frag's specialization constants: sampling on, alpha mode.
+    struct Specialization {
+        VkBool32 sample;
+        uint32_t alphaMode;
+    };
+    static constexpr VkSpecializationMapEntry entries[] = {{0, offsetof(Specialization, sample), 4},
+                                                           {1, offsetof(Specialization, alphaMode), 4}};
     GraphicsPipelineInfo draw;
     draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
     draw.fragment = spirv::draw_frag();
     draw.pushSize = sizeof(gpu::DrawPush);
     draw.colorFormat = settings.colorFormat;
     draw.depthFormat = kDepthFormat;
-    drawPipeline_ = createGraphicsPipeline(device, draw, pool ? "draw skinned" : "draw palette");
+    draw.setLayout = materials_->layout();
+    static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
+    for (uint32_t alpha = 0; alpha < 3; ++alpha) {
+        Specialization values{settings.textures ? VK_TRUE : VK_FALSE, alpha};
+        VkSpecializationInfo specialization{2, entries, sizeof(values), &values};
+        draw.specialization = &specialization;
+        draw.blend = alpha == HORDE_ALPHA_BLEND;
+        drawPipelines_[alpha] = createGraphicsPipeline(
+            device, draw, std::string(pool ? "draw skinned " : "draw palette ") + kinds[alpha]);
+    }
     GraphicsPipelineInfo ground = draw;
+    ground.setLayout = VK_NULL_HANDLE;
+    ground.specialization = nullptr;
+    ground.blend = false;
     ground.vertex = spirv::ground_vert();
     ground.fragment = spirv::ground_frag();
     ground.pushSize = sizeof(gpu::GroundPush);
@@ -354,7 +380,7 @@ void CrowdScene::buildChunkDraws(Part& part) {
         for (uint32_t s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
             const gpu::LevelSubmesh& submesh = cm.levelSubmeshes()[s];
             if (submesh.indexCount == 0) continue;
-            part.chunkDraws.push_back({m, submesh.firstIndex, submesh.indexCount, level.batch, list});
+            part.chunkDraws.push_back({m, submesh.material, submesh.firstIndex, submesh.indexCount, level.batch, list});
             infos.push_back({submesh.material, 0, level.batch, level.vertexCount, count, list * count});
         }
     }
@@ -501,7 +527,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
                 push.vertexCount = level.vertexCount;
                 push.jointBase = cm.tables().meshJointBase[level.mesh];
                 push.jointCount = uint32_t(cm.tables().joints.size());
-                push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                push.countIndex = HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list;
                 push.jobLimit = ~0u;
                 indirect(skinPipeline_, push, b.dispatches, 2 + list);
             }
@@ -565,9 +591,7 @@ void CrowdScene::beginRendering(VkCommandBuffer cmd, const RenderTarget& target,
     VkRect2D scissor{{0, 0}, target.extent};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
-    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
-    commands_ += 5;
+    commands_ += 3;
 }
 
 void CrowdScene::recordGround(VkCommandBuffer cmd, uint32_t slotIndex) {
@@ -585,50 +609,106 @@ void CrowdScene::recordGround(VkCommandBuffer cmd, uint32_t slotIndex) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, groundPipeline_.get());
     pushConstants(cmd, groundPipeline_, push);
     vkCmdDraw(cmd, 6, 1, 0, 0);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, drawPipeline_.get());
-    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
-    commands_ += 6;
+    commands_ += 4;
 }
 
-void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
-    const Slot& slot = slots_[slotIndex];
-    for (Part& part : parts_) {
-        const CrowdModel& cm = *part.model;
-        const Model& model = cm.model();
-        Part::PerSlot& b = part.slots[slotIndex];
-        vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+// Pipeline, texture set and cull mode for one material slot's draw, each set only when it
+// changes within one rendering.
+const Pipeline& CrowdScene::bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound, const gpu::MaterialRecord& record) {
+    const Pipeline& pipeline = drawPipelines_[record.alphaMode];
+    if (bound.pipeline != &pipeline) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
         ++commands_;
-        for (uint32_t m = 0; m < part.meshCount(); ++m) {
-            const Mesh& mesh = model.meshes[m];
-            const auto& gpu = static_cast<const GpuMeshStorage&>(*mesh.storage);
-            gpu::DrawPush push{};
-            push.globals = slot.globals.address();
-            push.instances = part.instanceBuffer.address();
-            push.entries = b.entries.address();
-            push.drawInfo = b.drawInfo.address() + VkDeviceAddress(m) * cm.commandsPerMesh() * sizeof(gpu::DrawInfo);
-            push.sharedOffsets = b.sharedOffsets.address();
-            push.materials = cm.buffers().materials.address();
-            push.worlds = b.worlds.address();
-            push.jointBase = cm.tables().meshJointBase[m];
-            push.jointCount = uint32_t(cm.tables().joints.size());
-            if (settings_.technique == Technique::Compute) {
-                push.positions = b.positions.address();
-                push.normals = b.normals.address();
-            } else {
-                push.positions = gpu.address(gpu.offsets.positions);
-                push.normals = gpu.address(gpu.offsets.normals);
-                push.order = cm.buffers().lodOrder[m].address();
-                push.joints = mesh.skinned() ? gpu.address(gpu.offsets.joints) : 0;
-                push.weights = mesh.skinned() ? gpu.address(gpu.offsets.weights) : 0;
-                push.palette = b.palette.address();
-                push.skinned = mesh.skinned() ? 1u : 0u;
+        bound.pipeline = &pipeline;
+        bound.texture = HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
+    }
+    if (record.texture != bound.texture) {
+        VkDescriptorSet set = materials_->set(record.texture);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &set, 0, nullptr);
+        ++commands_;
+        bound.texture = record.texture;
+    }
+    const VkCullModeFlags cull =
+        (record.flags & HORDE_MATERIAL_DOUBLE_SIDED) ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
+    if (cull != bound.cull) {
+        vkCmdSetCullMode(cmd, cull);
+        ++commands_;
+        bound.cull = cull;
+    }
+    return pipeline;
+}
+
+gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t slotIndex, uint32_t mesh) const {
+    const CrowdModel& cm = *part.model;
+    const Mesh& source = cm.model().meshes[mesh];
+    const auto& gpu = static_cast<const GpuMeshStorage&>(*source.storage);
+    const Part::PerSlot& b = part.slots[slotIndex];
+    gpu::DrawPush push{};
+    push.globals = slots_[slotIndex].globals.address();
+    push.instances = part.instanceBuffer.address();
+    push.entries = b.entries.address();
+    push.sharedOffsets = b.sharedOffsets.address();
+    push.materials = materials_->records(partIndex);
+    push.worlds = b.worlds.address();
+    push.jointBase = cm.tables().meshJointBase[mesh];
+    push.jointCount = uint32_t(cm.tables().joints.size());
+    if (settings_.technique == Technique::Compute) {
+        push.positions = b.positions.address();
+        push.normals = b.normals.address();
+    } else {
+        push.positions = gpu.address(gpu.offsets.positions);
+        push.normals = gpu.address(gpu.offsets.normals);
+        push.joints = source.skinned() ? gpu.address(gpu.offsets.joints) : 0;
+        push.weights = source.skinned() ? gpu.address(gpu.offsets.weights) : 0;
+        push.palette = b.palette.address();
+        push.skinned = source.skinned() ? 1u : 0u;
+    }
+    const bool uvs = settings_.textures && source.layout().uvSets > 0;
+    if (uvs) push.uvs = gpu.address(gpu.offsets.uv0);
+    if (uvs || settings_.technique == Technique::Vertex) push.order = cm.buffers().lodOrder[mesh].address();
+    return push;
+}
+
+// Every material slot's commands are one indirect-count draw: opaque and masked materials of
+// every model first, then the blended ones over them (in model, mesh and submesh order, not
+// sorted by depth). The commands depend on the models' materials, never on the crowd's size.
+void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
+    MaterialBinding bound;
+    for (bool blended : {false, true}) {
+        for (size_t p = 0; p < parts_.size(); ++p) {
+            Part& part = parts_[p];
+            const CrowdModel& cm = *part.model;
+            const Model& model = cm.model();
+            Part::PerSlot& b = part.slots[slotIndex];
+            const std::span<const gpu::MaterialRecord> records = materials_->modelRecords(p, part.materialCount());
+            bool faced = false;
+            for (uint32_t m = 0; m < part.meshCount(); ++m) {
+                const uint32_t first = cm.meshMaterials()[m], end = first + uint32_t(model.meshes[m].submeshes.size());
+                bool any = false;
+                for (uint32_t material = first; material < end; ++material)
+                    any |= (records[material].alphaMode == HORDE_ALPHA_BLEND) == blended;
+                if (!any) continue;
+                if (!faced) {
+                    vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+                    ++commands_;
+                    faced = true;
+                }
+                gpu::DrawPush push = drawPush(part, p, slotIndex, m);
+                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+                ++commands_;
+                for (uint32_t material = first; material < end; ++material) {
+                    const gpu::MaterialRecord& record = records[material];
+                    if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                    const Pipeline& pipeline = bindMaterial(cmd, bound, record);
+                    const uint64_t command = uint64_t(material) * cm.commandsPerMesh();
+                    push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
+                    pushConstants(cmd, pipeline, push);
+                    vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
+                                                  (HORDE_COUNT_HEADER + uint64_t(material)) * 4, cm.commandsPerMesh(),
+                                                  kCommandBytes);
+                    commands_ += 2;
+                }
             }
-            vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
-            pushConstants(cmd, drawPipeline_, push);
-            vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), VkDeviceSize(m) * cm.commandsPerMesh() * kCommandBytes,
-                                          b.counters.get(), VkDeviceSize(HORDE_COUNT_HEADER + m) * 4,
-                                          cm.commandsPerMesh(), kCommandBytes);
-            commands_ += 3;
         }
     }
 }
@@ -643,7 +723,8 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
     const uint32_t limit = device_.properties().limits.maxComputeWorkGroupCount[0];
     uint32_t query = 4;
     bool first = true;
-    for (Part& part : parts_) {
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        Part& part = parts_[p];
         const CrowdModel& cm = *part.model;
         const Model& model = cm.model();
         Part::PerSlot& b = part.slots[slotIndex];
@@ -682,7 +763,7 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                 push.vertexCount = level.vertexCount;
                 push.jointBase = cm.tables().meshJointBase[m];
                 push.jointCount = uint32_t(cm.tables().joints.size());
-                push.countIndex = HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list;
+                push.countIndex = HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list;
                 push.jobLimit = n;
                 dispatchRows(cmd, skinPipeline_, push, uint64_t(n) * level.vertexCount, limit);
                 commands_ += 3;
@@ -692,27 +773,24 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
             beginRendering(cmd, target, first);
             if (first) recordGround(cmd, slotIndex);
             vkCmdSetFrontFace(cmd, cm.clockwise() ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
-            commands_ += 3;
-            for (size_t d = 0; d < part.chunkDraws.size(); ++d) {
-                const Part::ChunkDraw& draw = part.chunkDraws[d];
-                gpu::DrawPush push{};
-                push.globals = slot.globals.address();
-                push.instances = part.instanceBuffer.address();
-                push.entries = b.entries.address();
-                push.drawInfo = part.chunkDrawInfo.address() + VkDeviceAddress(d) * sizeof(gpu::DrawInfo);
-                push.sharedOffsets = b.sharedOffsets.address();
-                push.materials = cm.buffers().materials.address();
-                push.worlds = b.worlds.address();
-                push.jointBase = cm.tables().meshJointBase[draw.mesh];
-                push.jointCount = uint32_t(cm.tables().joints.size());
-                push.positions = b.positions.address();
-                push.normals = b.normals.address();
-                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[draw.mesh].get(), 0, VK_INDEX_TYPE_UINT32);
-                pushConstants(cmd, drawPipeline_, push);
-                vkCmdDrawIndexed(cmd, draw.indexCount * draw.batch, (n + draw.batch - 1) / draw.batch, draw.firstIndex, 0,
-                                 draw.list * count + start);
-                commands_ += 3;
-            }
+            ++commands_;
+            // Blended materials after the chunk's opaque ones (not across chunks: this is the baseline).
+            const std::span<const gpu::MaterialRecord> records = materials_->modelRecords(p, part.materialCount());
+            MaterialBinding bound;
+            for (bool blended : {false, true})
+                for (size_t d = 0; d < part.chunkDraws.size(); ++d) {
+                    const Part::ChunkDraw& draw = part.chunkDraws[d];
+                    const gpu::MaterialRecord& record = records[draw.material];
+                    if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                    const Pipeline& pipeline = bindMaterial(cmd, bound, record);
+                    gpu::DrawPush push = drawPush(part, p, slotIndex, draw.mesh);
+                    push.drawInfo = part.chunkDrawInfo.address() + VkDeviceAddress(d) * sizeof(gpu::DrawInfo);
+                    vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[draw.mesh].get(), 0, VK_INDEX_TYPE_UINT32);
+                    pushConstants(cmd, pipeline, push);
+                    vkCmdDrawIndexed(cmd, draw.indexCount * draw.batch, (n + draw.batch - 1) / draw.batch, draw.firstIndex,
+                                     0, draw.list * count + start);
+                    commands_ += 3;
+                }
             vkCmdEndRendering(cmd);
             ++commands_;
             // The last chunk's draw ends where recordFrame's final timestamp does.
@@ -792,8 +870,8 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         std::vector<uint32_t> lists;
         for (uint32_t list = 0; list < part.listCount(); ++list) {
             const gpu::CullLevel& level = cm.cullLevels()[list];
-            uint32_t drawn = c[HORDE_COUNT_HEADER + part.meshCount() + list];
-            uint32_t jobs = c[HORDE_COUNT_HEADER + part.meshCount() + part.listCount() + list];
+            uint32_t drawn = c[HORDE_COUNT_HEADER + part.materialCount() + list];
+            uint32_t jobs = c[HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list];
             lists.push_back(drawn);
             uint32_t levelIndex = list - cm.cullMeshes()[level.mesh].firstLevel;
             out.perLevel[std::min(levelIndex, uint32_t(HORDE_MAX_LEVELS - 1))] += drawn;

@@ -10,12 +10,14 @@
 // crowd larger than the vertex budget is skinned and drawn a chunk of instances at a time.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "render/crowd_grid.h"
 #include "render/crowd_model.h"
+#include "render/material_table.h"
 #include "render/view.h"
 #include "vk/pipeline.h"
 
@@ -38,6 +40,7 @@ struct CrowdSettings {
     // chunk of instances skinned and drawn at a time.
     uint64_t vertexBudget = 1u << 23;
     uint32_t poseBudget = 4096;       // own poses per frame with LOD on; the rest share
+    bool textures = true;             // off: base colours only, no texture uploaded or sampled
 };
 
 struct RenderTarget {
@@ -104,6 +107,8 @@ class CrowdScene {
     uint32_t lastCommandCount() const { return commands_; }
     // GPU bytes per frame slot, and per instance of the crowd.
     uint64_t slotBytes() const { return slotBytes_; }
+    // The scene's textures and material records (the draw's material table).
+    const MaterialTable& materials() const { return *materials_; }
 
     // Brute force only (cull and LOD off): model `part`'s palettes per instance, and one mesh's
     // skinned positions or normals per instance in source vertex order (recordAnimation's skin
@@ -126,6 +131,13 @@ class CrowdScene {
     void buildChunkDraws(Part& part);
     void beginRendering(VkCommandBuffer cmd, const RenderTarget& target, bool clear);
     void recordGround(VkCommandBuffer cmd, uint32_t slot);
+    struct MaterialBinding {
+        const Pipeline* pipeline = nullptr;
+        uint32_t texture = HORDE_NONE;
+        VkCullModeFlags cull = VK_CULL_MODE_FLAG_BITS_MAX_ENUM;
+    };
+    const Pipeline& bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound, const gpu::MaterialRecord& record);
+    gpu::DrawPush drawPush(const Part& part, size_t partIndex, uint32_t slot, uint32_t mesh) const;
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
@@ -144,7 +156,9 @@ class CrowdScene {
     bool chunked_ = false; // brute force through a pool smaller than the crowd
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
-    Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, drawPipeline_, groundPipeline_;
+    std::unique_ptr<MaterialTable> materials_;
+    Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, groundPipeline_;
+    std::array<Pipeline, 3> drawPipelines_; // by alpha mode: opaque, mask (alpha test), blend
 };
 
 } // namespace horde

@@ -220,6 +220,10 @@ void Device::init(const DeviceOptions& options) {
     f12.drawIndirectCount = VK_TRUE;
     VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     features2.features.multiDrawIndirect = VK_TRUE;
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(physical_, &supported);
+    textureCompressionBC_ = supported.textureCompressionBC;
+    features2.features.textureCompressionBC = supported.textureCompressionBC;
 
     std::vector<const char*> deviceExtensions;
     if (options.swapchain) deviceExtensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

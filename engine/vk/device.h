@@ -58,6 +58,8 @@ class Device {
     // Every device-local memory type is also host visible: decode straight into device memory.
     bool unifiedMemory() const { return unifiedMemory_; }
     bool validation() const { return validation_; }
+    // Block-compressed textures (BC1-BC7) can be sampled as stored.
+    bool textureCompressionBC() const { return textureCompressionBC_; }
     const MessageCounts& messages() const { return *messages_; }
     // Outlives the device, so a test can read what the layers said at vkDestroyDevice.
     std::shared_ptr<const MessageCounts> messageLog() const { return messages_; }
@@ -92,6 +94,7 @@ class Device {
     std::string driver_;
     bool unifiedMemory_ = false;
     bool validation_ = false;
+    bool textureCompressionBC_ = false;
     bool debugUtils_ = false;
     std::shared_ptr<MessageCounts> messages_ = std::make_shared<MessageCounts>();
     std::unique_ptr<Allocator> allocator_;

@@ -199,14 +199,14 @@ void Buffer::reset() {
     allocation_ = {};
 }
 
-Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-             std::string_view name)
-    : device_(&device), format_(format), extent_(extent) {
+Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
+             VkImageAspectFlags aspect, std::string_view name, uint32_t levels)
+    : device_(&device), levels_(levels), format_(format), extent_(extent) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = format;
     info.extent = {extent.width, extent.height, 1};
-    info.mipLevels = 1;
+    info.mipLevels = levels;
     info.arrayLayers = 1;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -221,7 +221,7 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
         viewInfo.image = image_;
         viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
         viewInfo.format = format;
-        viewInfo.subresourceRange = {aspect, 0, 1, 0, 1};
+        viewInfo.subresourceRange = {aspect, 0, levels, 0, 1};
         VK_CHECK(vkCreateImageView(device.get(), &viewInfo, nullptr, &view_));
     } catch (...) {
         reset();
@@ -232,14 +232,15 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
 }
 
 Image::Image(Image&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), image_(std::exchange(other.image_, VK_NULL_HANDLE)),
-      view_(std::exchange(other.view_, VK_NULL_HANDLE)), format_(other.format_), extent_(other.extent_),
-      allocation_(std::exchange(other.allocation_, {})) {}
+    : device_(std::exchange(other.device_, nullptr)), levels_(other.levels_),
+      image_(std::exchange(other.image_, VK_NULL_HANDLE)), view_(std::exchange(other.view_, VK_NULL_HANDLE)),
+      format_(other.format_), extent_(other.extent_), allocation_(std::exchange(other.allocation_, {})) {}
 
 Image& Image::operator=(Image&& other) noexcept {
     if (this != &other) {
         reset();
         device_ = std::exchange(other.device_, nullptr);
+        levels_ = other.levels_;
         image_ = std::exchange(other.image_, VK_NULL_HANDLE);
         view_ = std::exchange(other.view_, VK_NULL_HANDLE);
         format_ = other.format_;

@@ -105,7 +105,7 @@ class Image {
   public:
     Image() = default;
     Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-          std::string_view name);
+          std::string_view name, uint32_t levels = 1);
     Image(Image&& other) noexcept;
     Image& operator=(Image&& other) noexcept;
     Image(const Image&) = delete;
@@ -116,10 +116,12 @@ class Image {
     VkImageView view() const { return view_; }
     VkFormat format() const { return format_; }
     VkExtent2D extent() const { return extent_; }
+    uint32_t levels() const { return levels_; }
 
   private:
     void reset();
     Device* device_ = nullptr;
+    uint32_t levels_ = 1;
     VkImage image_ = VK_NULL_HANDLE;
     VkImageView view_ = VK_NULL_HANDLE;
     VkFormat format_ = VK_FORMAT_UNDEFINED;

@@ -47,9 +47,12 @@ struct ShaderModule {
     ~ShaderModule() { vkDestroyShaderModule(device, module, nullptr); }
 };
 
-VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_view name) {
+VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_view name,
+                              VkDescriptorSetLayout setLayout = VK_NULL_HANDLE) {
     VkPushConstantRange range{VK_SHADER_STAGE_ALL, 0, pushSize};
     VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    info.setLayoutCount = setLayout ? 1 : 0;
+    info.pSetLayouts = &setLayout;
     info.pushConstantRangeCount = pushSize ? 1 : 0;
     info.pPushConstantRanges = &range;
     VkPipelineLayout layout;
@@ -80,7 +83,7 @@ Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, 
 
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, std::string_view name) {
     ShaderModule vertex(device.get(), p.vertex), fragment(device.get(), p.fragment);
-    VkPipelineLayout layout = createLayout(device, p.pushSize, name);
+    VkPipelineLayout layout = createLayout(device, p.pushSize, name, p.setLayout);
 
     VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                  {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
@@ -90,6 +93,8 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
     stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
     stages[1].module = fragment.module;
     stages[1].pName = "main";
+    stages[0].pSpecializationInfo = p.specialization;
+    stages[1].pSpecializationInfo = p.specialization;
 
     VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
@@ -104,9 +109,18 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
     multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     depth.depthTestEnable = VK_TRUE;
-    depth.depthWriteEnable = VK_TRUE;
+    depth.depthWriteEnable = p.blend ? VK_FALSE : VK_TRUE;
     depth.depthCompareOp = VK_COMPARE_OP_LESS;
     VkPipelineColorBlendAttachmentState attachment{};
+    if (p.blend) {
+        attachment.blendEnable = VK_TRUE;
+        attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+        attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.colorBlendOp = VK_BLEND_OP_ADD;
+        attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
     attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                                 VK_COLOR_COMPONENT_A_BIT;
     VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
@@ -160,6 +174,12 @@ void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
                   VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
                   VkAccessFlags2 dstAccess) {
+    imageBarrier(cmd, image, {aspect, 0, 1, 0, 1}, from, to, srcStage, srcAccess, dstStage, dstAccess);
+}
+
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
+                  VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = srcStage;
     b.srcAccessMask = srcAccess;
@@ -170,7 +190,7 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
     b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image;
-    b.subresourceRange = {aspect, 0, 1, 0, 1};
+    b.subresourceRange = range;
     VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dependency.imageMemoryBarrierCount = 1;
     dependency.pImageMemoryBarriers = &b;

@@ -1,6 +1,6 @@
 #pragma once
-// Pipelines with push constants only: every pass reaches its buffers through device addresses,
-// so there are no descriptor sets to keep in step with the shaders.
+// Pipelines with push constants: every pass reaches its buffers through device addresses. The
+// draw alone has one descriptor set, its material table's sampler array (render/material_table.h).
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -43,6 +43,9 @@ struct GraphicsPipelineInfo {
     uint32_t pushSize = 0;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE; // set 0, when the shaders sample textures
+    const VkSpecializationInfo* specialization = nullptr; // for both stages
+    bool blend = false; // alpha blending over what is drawn, depth tested but not written
 };
 // Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
@@ -67,5 +70,9 @@ void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
                   VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
                   VkAccessFlags2 dstAccess);
+// The same for `range` (every mip level of a texture, say).
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range, VkImageLayout from,
+                  VkImageLayout to, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                  VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
 
 } // namespace horde
