@@ -4,6 +4,8 @@
 #include <limits>
 #include <set>
 
+#include "anim/reference.h"
+
 namespace horde {
 
 namespace {
@@ -25,21 +27,23 @@ template <class T> void append(std::span<T> to, std::span<const T> from, size_t 
     std::copy(from.begin(), from.end(), to.begin() + std::ptrdiff_t(at));
 }
 
-// The joints of the merged mesh: A's order for the names A's mesh uses, then any others in order
-// of first use.
+// The joints of the merged mesh: A's joints in A's order, then any others the pieces use in order
+// of first use. A skin node's bone table lists only the bones its vertices use, so A's joints
+// that no vertex weighs (a source skin may list every node) come back from B's nodes of the same
+// name; weighing nothing, they move no vertex.
 std::vector<uint32_t> jointOrder(const Model& a, const Mesh* aMesh, const Model& b, const std::vector<const Mesh*>& parts) {
-    std::vector<uint32_t> nodes;
+    std::vector<uint32_t> used;
     for (const Mesh* m : parts)
         for (uint32_t j : b.skins[size_t(m->skin)].joints)
-            if (std::find(nodes.begin(), nodes.end(), j) == nodes.end()) nodes.push_back(j);
-    if (!aMesh || !aMesh->skinned()) return nodes;
+            if (std::find(used.begin(), used.end(), j) == used.end()) used.push_back(j);
     std::vector<uint32_t> ordered;
-    for (uint32_t ja : a.skins[size_t(aMesh->skin)].joints)
-        for (uint32_t jb : nodes)
-            if (b.nodes[jb].name == a.nodes[ja].name &&
-                std::find(ordered.begin(), ordered.end(), jb) == ordered.end())
-                ordered.push_back(jb);
-    for (uint32_t jb : nodes)
+    if (aMesh && aMesh->skinned())
+        for (uint32_t ja : a.skins[size_t(aMesh->skin)].joints) {
+            const int32_t jb = findNode(b, a.nodes[ja].name);
+            if (jb >= 0 && std::find(ordered.begin(), ordered.end(), uint32_t(jb)) == ordered.end())
+                ordered.push_back(uint32_t(jb));
+        }
+    for (uint32_t jb : used)
         if (std::find(ordered.begin(), ordered.end(), jb) == ordered.end()) ordered.push_back(jb);
     return ordered;
 }
@@ -61,15 +65,21 @@ Mesh merge(const Model& a, const Mesh* aMesh, Model& b, const std::vector<const 
     MeshArrays& to = out.arrays();
     Skin skin;
     if (host.skinned()) {
+        std::vector<glm::dmat4> locals(b.nodes.size()), rest(b.nodes.size());
+        sampleLocals(b, nullptr, 0.0, locals);
+        localToModel(b, locals, rest);
         skin.joints = jointOrder(a, aMesh, b, parts);
-        for (uint32_t node : skin.joints)
+        for (uint32_t node : skin.joints) {
+            glm::mat4 inverseBind = glm::mat4(glm::inverse(rest[node])); // for joints no piece uses
             for (const Mesh* m : parts) {
                 const Skin& s = b.skins[size_t(m->skin)];
                 auto it = std::find(s.joints.begin(), s.joints.end(), node);
                 if (it == s.joints.end()) continue;
-                skin.inverseBind.push_back(s.inverseBind[size_t(it - s.joints.begin())]);
+                inverseBind = s.inverseBind[size_t(it - s.joints.begin())];
                 break;
             }
+            skin.inverseBind.push_back(inverseBind);
+        }
     }
     const bool dangly = std::all_of(parts.begin(), parts.end(), [](const Mesh* m) { return m->dangly.has_value(); });
     if (dangly) out.dangly = Dangly{{}, host.dangly->displacement, host.dangly->tightness, host.dangly->period};
@@ -151,8 +161,8 @@ NwnChanges nwnChanges(const Model& a, const Model& b) {
 }
 
 void mergeNwnPieces(const Model& a, Model& b, MeshAllocator& allocator) {
+    if (b.format != "nwn" && b.format != "nwn-ascii") return;
     const NwnChanges c = nwnChanges(a, b);
-    if (c.pieces.empty()) return;
     std::vector<int32_t> meshOf(b.nodes.size(), -1);
     for (size_t m = 0; m < b.meshes.size(); ++m)
         if (meshOf[b.meshes[m].node] < 0) meshOf[b.meshes[m].node] = int32_t(m);
@@ -171,7 +181,9 @@ void mergeNwnPieces(const Model& a, Model& b, MeshAllocator& allocator) {
         if (absorbed[m]) continue;
         const size_t place = meshes.size();
         const Mesh* aMesh = place < a.meshes.size() ? &a.meshes[place] : nullptr;
-        meshes.push_back(parts[m].size() == 1 ? std::move(b.meshes[m]) : merge(a, aMesh, b, parts[m], allocator));
+        // Skinned meshes go through merge even alone, for the joint numbering.
+        const bool keep = parts[m].size() == 1 && !b.meshes[m].skinned();
+        meshes.push_back(keep ? std::move(b.meshes[m]) : merge(a, aMesh, b, parts[m], allocator));
     }
     // Skins no mesh uses any more (the pieces' own) are dropped, the rest renumbered.
     std::vector<int32_t> renumber(b.skins.size(), -1);

@@ -24,8 +24,10 @@ NwnChanges nwnChanges(const Model& a, const Model& b);
 // Merges the mesh of each recognised piece node into the mesh of its parent node (the node's
 // first piece), so that B has A's meshes for the vertex, attribute, material and pose checks:
 // vertices and triangles appended in order, one submesh per piece, skinned pieces' joints joined
-// (ordered as A's mesh at the same place orders them, the joint check's numbering). Pieces whose
-// parent holds no mesh, or that differ from it in skinning or streams, are left alone.
+// and numbered as A's mesh at the same place numbers them (the joint check's order; A's joints
+// that no vertex weighs, which a skin node's bone table cannot list, are taken from B's nodes of
+// the same name; a skinned mesh of one piece is renumbered the same way). Pieces whose parent
+// holds no mesh, or that differ from it in skinning or streams, are left alone.
 void mergeNwnPieces(const Model& a, Model& b, MeshAllocator& allocator);
 
 } // namespace horde

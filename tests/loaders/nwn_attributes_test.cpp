@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -313,4 +314,63 @@ TEST(NwnAttributes, CubicRotationCurvesAreWrittenWithinTheStatedBound) {
     for (double t : {0.0, 0.7, 1.9})
         EXPECT_NEAR(std::abs(glm::dot(sampleChannel(held, held.channels[0], t), sampleChannel(hold, still, t))), 1.0,
                     1e-6);
+}
+
+// The binary writer's bytes read at the offsets the spec gives (nwnexplorer's
+// CNwnMdlDanglyMeshNode and mesh header), and the reader reading bytes patched by hand.
+TEST(NwnAttributes, BinaryDanglyAndColourBytesSitWhereTheLayoutSays) {
+    TempDir dir;
+    HeapMeshAllocator allocator;
+    Result<Model> ascii = saveAndLoad(dir.path / "dang.mdl", kDangly, allocator);
+    ASSERT_TRUE(ascii) << ascii.error().message;
+    ASSERT_TRUE(nwnFormat().write(*ascii, dir.path / "binary.mdl"));
+    std::string bytes = read(dir.path / "binary.mdl");
+    auto u32 = [&](size_t at) {
+        uint32_t v;
+        std::memcpy(&v, bytes.data() + at, 4);
+        return v;
+    };
+    auto f32 = [&](size_t at) {
+        float v;
+        std::memcpy(&v, bytes.data() + at, 4);
+        return v;
+    };
+    const size_t model = 12, raw = 12 + u32(4);
+    const size_t node = bytes.find(std::string("cape\0", 5)) - 0x20; // the name is at node + 0x20
+    ASSERT_EQ(u32(node + 0x6C), 0x121u);                              // header | mesh | dangly
+    ASSERT_EQ(u32(node + 0x230) & 0xFFFF, 5u);                        // vertex count
+    const uint32_t constraints = u32(node + 0x270);
+    ASSERT_EQ(u32(node + 0x274), 5u);
+    EXPECT_EQ(f32(node + 0x27C), 0.25f);
+    EXPECT_EQ(f32(node + 0x280), 3.0f);
+    EXPECT_EQ(f32(node + 0x284), 1.5f);
+    // The writer numbers a piece's vertices in order of first use: v0, v2, v3 (face 0), v1, v4.
+    const float wantConstraints[5] = {10, 20, 30, 10, 40};
+    const uint8_t wantColours[5][4] = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 0, 0, 255},
+                                       {51, 102, 255, 255}}; // round(0.2 * 255) = 51, round(0.4 * 255) = 102
+    const uint32_t colours = u32(node + 0x248);
+    for (size_t v = 0; v < 5; ++v) {
+        EXPECT_EQ(f32(model + constraints + 4 * v), wantConstraints[v]) << v;
+        for (size_t k = 0; k < 4; ++k) EXPECT_EQ(uint8_t(bytes[raw + colours + 4 * v + k]), wantColours[v][k]) << v;
+    }
+    // Hand-patched bytes: a constraint and a colour byte read back as written.
+    std::string patched = bytes;
+    const float seven = 7.0f;
+    std::memcpy(patched.data() + model + constraints + 4, &seven, 4);
+    patched[raw + colours + 4 * 4 + 1] = char(0);
+    auto bytesOf = [](const std::string& s) { return std::as_bytes(std::span(s.data(), s.size())); };
+    Result<Model> edited = nwnFormat().load("edited.mdl", bytesOf(patched), {}, allocator);
+    ASSERT_TRUE(edited) << edited.error().message;
+    EXPECT_EQ(edited->meshes[0].dangly->constraints[1], 7.0f);
+    EXPECT_EQ(edited->meshes[0].arrays().colors[4], glm::vec4(51 / 255.0f, 0, 1, 1));
+    // A constraint count other than the vertex count fails naming the field and its byte.
+    std::string lying = bytes;
+    const uint32_t four = 4;
+    std::memcpy(lying.data() + node + 0x274, &four, 4);
+    Result<Model> bad = nwnFormat().load("lying.mdl", bytesOf(lying), {}, allocator);
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("offset " + std::to_string(node + 0x274)), std::string::npos)
+        << bad.error().message;
+    EXPECT_NE(bad.error().message.find("dangly constraints: 4 constraints for 5 vertices"), std::string::npos)
+        << bad.error().message;
 }
