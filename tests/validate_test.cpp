@@ -113,7 +113,7 @@ TEST(Validate, NwnVertexColoursConvertToGltf) {
     const std::filesystem::path mdl = temp.path / "painted.mdl", glb = temp.path / "painted.glb";
     std::ofstream(mdl) << "newmodel painted\nsetsupermodel painted NULL\nbeginmodelgeom painted\n"
                           "node dummy painted\n  parent NULL\nendnode\nnode trimesh quad\n  parent painted\n"
-                          "  bitmap NULL\n  verts 4\n    0 0 0\n    1 0 0\n    1 1 0\n    0 1 0\n"
+                          "  bitmap paint\n  verts 4\n    0 0 0\n    1 0 0\n    1 1 0\n    0 1 0\n"
                           "  faces 2\n    0 1 2  1  0 0 0  0\n    0 2 3  1  0 0 0  0\n"
                           "  colors 4\n    1 0 0\n    0 1 0\n    0 0 1\n    0.25 0.5 0.75\nendnode\n"
                           "endmodelgeom painted\ndonemodel painted\n";
