@@ -1,4 +1,5 @@
 // horde info MODEL [--json]: what a file holds, as text or as the JSON users script against.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -46,13 +47,25 @@ nlohmann::json toJson(const Model& model) {
         json submeshes = json::array();
         for (const Submesh& s : m.submeshes)
             submeshes.push_back({{"material", s.material}, {"first_index", s.firstIndex}, {"index_count", s.indexCount}});
-        out["meshes"].push_back({{"name", m.name},
-                                 {"vertices", m.vertexCount()},
-                                 {"indices", m.indexCount()},
-                                 {"skinned", m.skinned()},
-                                 {"joints", m.skinned() ? model.skins[m.skin].joints.size() : 0},
-                                 {"node", model.nodes[m.node].name},
-                                 {"submeshes", submeshes}});
+        json mesh = {{"name", m.name},
+                     {"vertices", m.vertexCount()},
+                     {"indices", m.indexCount()},
+                     {"skinned", m.skinned()},
+                     {"joints", m.skinned() ? model.skins[m.skin].joints.size() : 0},
+                     {"node", model.nodes[m.node].name},
+                     {"submeshes", submeshes},
+                     {"colors", m.layout().colors}};
+        if (m.dangly) {
+            const Dangly& d = *m.dangly;
+            auto [lo, hi] = std::minmax_element(d.constraints.begin(), d.constraints.end());
+            mesh["dangly"] = {{"constraints", d.constraints.size()},
+                              {"constraint_min", lo == d.constraints.end() ? 0.0f : *lo},
+                              {"constraint_max", hi == d.constraints.end() ? 0.0f : *hi},
+                              {"displacement", d.displacement},
+                              {"tightness", d.tightness},
+                              {"period", d.period}};
+        }
+        out["meshes"].push_back(mesh);
     }
     out["materials"] = json::array();
     for (const Material& m : model.materials) out["materials"].push_back(materialJson(m));
@@ -82,6 +95,14 @@ void printSummary(const Model& model) {
                     m.skinned() ? "skinned" : "static");
         if (m.skinned()) std::printf(" by %zu joints", model.skins[m.skin].joints.size());
         std::printf("\n");
+        if (m.dangly) {
+            const Dangly& d = *m.dangly;
+            auto [lo, hi] = std::minmax_element(d.constraints.begin(), d.constraints.end());
+            std::printf("           dangly %zu constraints %g..%g, displacement %g, tightness %g, period %g\n",
+                        d.constraints.size(), lo == d.constraints.end() ? 0.0 : double(*lo),
+                        hi == d.constraints.end() ? 0.0 : double(*hi), double(d.displacement), double(d.tightness),
+                        double(d.period));
+        }
         for (const Submesh& s : m.submeshes)
             std::printf("           material %-20s indices %u..%u\n", s.material.c_str(), s.firstIndex, s.firstIndex + s.indexCount);
     }

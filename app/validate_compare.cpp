@@ -1,5 +1,6 @@
 #include "validate_compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -7,6 +8,7 @@
 
 #include "anim/reference.h"
 #include "render/view.h"
+#include "validate_nwn.h"
 
 namespace horde {
 
@@ -36,20 +38,39 @@ struct Findings {
 
 Check hierarchy(const Model& a, const Model& b) {
     Findings f;
+    const NwnChanges nwn = nwnChanges(a, b);
+    const std::vector<bool>& mapped = nwn.mapped;
+    auto parentInB = [&](const Node& n) {
+        return n.parent < 0 || n.parent == nwn.root ? std::string("(root)") : b.nodes[size_t(n.parent)].name;
+    };
     std::map<std::string, const Node*> byName;
-    for (const Node& n : b.nodes)
-        byName.emplace(n.name, &n);
-    if (a.nodes.size() != b.nodes.size())
-        f.add(std::to_string(a.nodes.size()) + " nodes vs " + std::to_string(b.nodes.size()));
+    size_t bNodes = 0;
+    for (size_t i = 0; i < b.nodes.size(); ++i)
+        if (!mapped[i]) {
+            byName.emplace(b.nodes[i].name, &b.nodes[i]);
+            ++bNodes;
+        }
+    if (a.nodes.size() != bNodes) f.add(std::to_string(a.nodes.size()) + " nodes vs " + std::to_string(bNodes));
     for (const Node& n : a.nodes) {
         auto it = byName.find(n.name);
         if (it == byName.end())
             f.add("node '" + n.name + "' missing");
-        else if (parentName(a, n) != parentName(b, *it->second))
-            f.add("node '" + n.name + "' has parent '" + parentName(a, n) + "' vs '" +
-                  parentName(b, *it->second) + "'");
+        else if (parentName(a, n) != parentInB(*it->second))
+            f.add("node '" + n.name + "' has parent '" + parentName(a, n) + "' vs '" + parentInB(*it->second) +
+                  "'");
     }
-    return f.check("hierarchy", std::to_string(a.nodes.size()) + " nodes, same names and parents");
+    std::string detail = std::to_string(a.nodes.size()) + " nodes, same names and parents";
+    if (nwn.root >= 0 || !nwn.pieces.empty()) {
+        detail += "; NWN mapping:";
+        if (nwn.root >= 0) detail += " root '" + b.nodes[size_t(nwn.root)].name + "' (the model's name) added above";
+        if (!nwn.pieces.empty()) {
+            detail += std::string(nwn.root >= 0 ? "," : "") + " " + std::to_string(nwn.pieces.size()) +
+                      " further mesh piece(s) as child nodes";
+            for (size_t i = 0; i < std::min<size_t>(nwn.pieces.size(), 4); ++i)
+                detail += " '" + b.nodes[nwn.pieces[i]].name + "'";
+        }
+    }
+    return f.check("hierarchy", detail);
 }
 
 Check joints(const Model& a, const Model& b) {

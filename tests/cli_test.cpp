@@ -49,6 +49,34 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
     EXPECT_LT(j["bounds"]["min"][1].get<double>(), j["bounds"]["max"][1].get<double>());
 }
 
+// A danglymesh's constraints and settings, and its vertex colours, in `info` and `info --json`.
+TEST(Cli, InfoShowsDanglyConstraintsAndColours) {
+    horde::test::TempDir dir("horde_cli");
+    const std::string model = (dir.path / "cape.mdl").string();
+    std::ofstream(model) << "newmodel cape\nsetsupermodel cape NULL\nbeginmodelgeom cape\n"
+                            "node dummy cape\n  parent NULL\nendnode\nnode danglymesh flap\n  parent cape\n"
+                            "  displacement 0.25\n  tightness 3\n  period 1.5\n  bitmap NULL\n"
+                            "  verts 3\n    0 0 0\n    1 0 0\n    0 0 1\n  faces 1\n    0 1 2  1  0 0 0  0\n"
+                            "  constraints 3\n    0\n    128\n    255\n"
+                            "  colors 3\n    1 0 0\n    0 1 0\n    0 0 1\nendnode\n"
+                            "endmodelgeom cape\ndonemodel cape\n";
+    CliRun text = runCli("info " + model);
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_NE(text.out.find("dangly 3 constraints 0..255, displacement 0.25, tightness 3, period 1.5"),
+              std::string::npos)
+        << text.out;
+    CliRun r = runCli("info " + model + " --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const json mesh = json::parse(r.out)["meshes"][0];
+    EXPECT_EQ(mesh["colors"], true);
+    EXPECT_EQ(mesh["dangly"]["constraints"], 3);
+    EXPECT_EQ(mesh["dangly"]["constraint_min"], 0.0);
+    EXPECT_EQ(mesh["dangly"]["constraint_max"], 255.0);
+    EXPECT_EQ(mesh["dangly"]["displacement"], 0.25);
+    EXPECT_EQ(mesh["dangly"]["tightness"], 3.0);
+    EXPECT_EQ(mesh["dangly"]["period"], 1.5);
+}
+
 // The materials record of `info --json` (issue #20): the monster written as NWN names one bitmap
 // per material; one of them is given as a hand-made 2 x 3 TGA beside the model, the others are
 // missing.

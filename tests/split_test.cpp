@@ -13,8 +13,8 @@ using namespace horde;
 
 namespace {
 
-// Ten vertices whose every stream encodes the vertex number v, so that a part's copy names its
-// source vertex; vertex 9 is used by no triangle.
+// Ten vertices whose every stream (and dangly constraint) encodes the vertex number v, so that a
+// part's copy names its source vertex; vertex 9 is used by no triangle.
 Mesh tinyMesh(MeshAllocator& allocator) {
     MeshLayout layout;
     layout.vertexCount = 10;
@@ -42,6 +42,8 @@ Mesh tinyMesh(MeshAllocator& allocator) {
                                   6, 5, 4, 6, 4, 7, 8, 8, 6}; // submesh "b"
     for (uint32_t i = 0; i < 18; ++i) a.setIndex(i, indices[i]);
     mesh.submeshes = {{"a", 0, 9}, {"b", 9, 9}};
+    mesh.dangly = Dangly{{}, 0.25f, 3.0f, 1.5f};
+    for (uint32_t v = 0; v < 10; ++v) mesh.dangly->constraints.push_back(10.0f * float(v) + 0.5f);
     return mesh;
 }
 
@@ -100,6 +102,7 @@ TEST(Split, TinyMeshGivesTheHandComputedParts) {
         EXPECT_EQ(part.layout().uvSets, 2u);
         ASSERT_EQ(part.vertexCount(), e.sources.size());
         ASSERT_EQ(part.indexCount(), e.indices.size());
+        ASSERT_TRUE(part.dangly.has_value());
         const MeshArrays& a = part.arrays();
         for (size_t v = 0; v < e.sources.size(); ++v) {
             float f = float(e.sources[v]);
@@ -110,7 +113,12 @@ TEST(Split, TinyMeshGivesTheHandComputedParts) {
             EXPECT_EQ(a.uv1[v], glm::vec2(2, f));
             EXPECT_EQ(a.joints[v], glm::u16vec4(uint16_t(e.sources[v]), 0, 0, 0));
             EXPECT_EQ(a.weights[v], glm::vec4(1, 0, 0, 0));
+            EXPECT_EQ(part.dangly->constraints[v], 10.0f * f + 0.5f);
         }
+        EXPECT_EQ(part.dangly->constraints.size(), e.sources.size());
+        EXPECT_EQ(part.dangly->displacement, 0.25f);
+        EXPECT_EQ(part.dangly->tightness, 3.0f);
+        EXPECT_EQ(part.dangly->period, 1.5f);
         for (size_t i = 0; i < e.indices.size(); ++i) EXPECT_EQ(a.index(i), e.indices[i]) << i;
         ASSERT_EQ(part.submeshes.size(), e.submeshes.size());
         for (size_t s = 0; s < e.submeshes.size(); ++s) {

@@ -4,6 +4,7 @@
 // mapped GPU memory so that loaders decode straight into it.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,14 @@ struct Bounds {
     float radius() const { return glm::length(max - min) * 0.5f; }
 };
 
+// An NWN danglymesh's sway: each vertex's constraint (how far the game's dangle physics lets it
+// swing, 0 = fixed) and the mesh's displacement, tightness and period. horde draws the mesh
+// rigid; the record is kept so that conversions between NWN files keep it.
+struct Dangly {
+    std::vector<float> constraints; // one per vertex
+    float displacement = 0.0f, tightness = 0.0f, period = 0.0f;
+};
+
 struct Mesh {
     std::string name;
     uint32_t node = 0;  // static meshes are placed by this node's model transform
@@ -84,6 +93,7 @@ struct Mesh {
     std::vector<Submesh> submeshes;
     Bounds bounds;      // of the vertex positions as stored
     std::unique_ptr<MeshStorage> storage;
+    std::optional<Dangly> dangly; // NWN danglymeshes only
 
     const MeshLayout& layout() const { return storage->layout; }
     const MeshArrays& arrays() const { return storage->arrays; }

@@ -65,6 +65,11 @@ Mesh buildPart(const Mesh& mesh, const PartPlan& plan, size_t k, MeshAllocator& 
     gather<glm::vec4>(to.colors, from.colors, plan.used);
     gather<glm::u16vec4>(to.joints, from.joints, plan.used);
     gather<glm::vec4>(to.weights, from.weights, plan.used);
+    if (mesh.dangly) {
+        part.dangly = Dangly{{}, mesh.dangly->displacement, mesh.dangly->tightness, mesh.dangly->period};
+        for (uint32_t v : plan.used)
+            part.dangly->constraints.push_back(mesh.dangly->constraints[v]);
+    }
     part.bounds = {glm::vec3(std::numeric_limits<float>::max()), glm::vec3(std::numeric_limits<float>::lowest())};
     for (glm::vec3 p : to.positions) {
         part.bounds.min = glm::min(part.bounds.min, p);

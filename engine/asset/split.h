@@ -11,9 +11,10 @@ namespace horde {
 // Walks the triangles submesh by submesh, in order, and starts a new part whenever the next
 // triangle's vertices not yet in the current part would take it past maxVertices (taken as at
 // least 3, so that every triangle fits somewhere). Each part:
-//  - holds every stream the source has, for the vertices its triangles use, numbered in order
-//    of first use; vertices no triangle uses are dropped, so a source that already fits still
-//    comes back renumbered (callers that want it untouched skip splitting);
+//  - holds every stream the source has (and its dangly constraints), for the vertices its
+//    triangles use, numbered in order of first use; vertices no triangle uses are dropped, so a
+//    source that already fits still comes back renumbered (callers that want it untouched skip
+//    splitting);
 //  - keeps the source's node and skin (joint indices are unchanged);
 //  - has one submesh per stretch of a source submesh it holds, same material, firstIndex and
 //    indexCount into the part; submeshes without a whole triangle vanish, as do the indices of

@@ -83,6 +83,9 @@ Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     for (const Submesh& s : mesh.submeshes)
         if (uint64_t(s.firstIndex) + s.indexCount > mesh.indexCount())
             return fail(where, "submesh '" + s.material + "' runs past the index count");
+    if (mesh.dangly && mesh.dangly->constraints.size() != vertices)
+        return fail(where, "has " + std::to_string(mesh.dangly->constraints.size()) + " dangly constraints for " +
+                               std::to_string(vertices) + " vertices");
     if (mesh.skinned() != mesh.layout().skinned) return fail(where, "skin and vertex layout disagree");
     if (!mesh.skinned()) return Ok{};
     if (size_t(mesh.skin) >= model.skins.size()) return fail(where, "skin index out of range");

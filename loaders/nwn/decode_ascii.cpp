@@ -244,19 +244,16 @@ bool readMeshLine(Text& t, std::string_view k, AsciiMesh& mesh) {
     else if (is(k, "weights"))
         mesh.weightsAt = t.at(), readWeights(t, mesh);
     else if (is(k, "constraints"))
-        readRows(t, "constraints", mesh.constraints, floatRow);
+        mesh.constraintsAt = t.at(), readRows(t, "constraints", mesh.constraints, floatRow);
     else if (is(k, "displacement"))
         mesh.dangle[0] = t.number(k);
     else if (is(k, "tightness"))
         mesh.dangle[1] = t.number(k);
     else if (is(k, "period"))
         mesh.dangle[2] = t.number(k);
-    else if (is(k, "colors")) {
-        std::vector<glm::vec3> colours;
-        mesh.colorsAt = t.at();
-        readRows(t, "colors", colours, vec3Row);
-        mesh.colors = uint32_t(colours.size());
-    } else
+    else if (is(k, "colors"))
+        mesh.colorsAt = t.at(), readRows(t, "colors", mesh.colors, vec3Row);
+    else
         return false;
     return true;
 }

@@ -106,14 +106,14 @@ bool checkMesh(Text& t, const AsciiNode& node, const AsciiMesh& m, bool textured
     if (!m.normals.empty() && m.normals.size() != n)
         return t.failAt(m.normalsAt, "normals",
                         who + std::to_string(m.normals.size()) + " rows for " + std::to_string(n) + " verts");
-    if (m.colors != 0 && m.colors != n)
+    if (!m.colors.empty() && m.colors.size() != n)
         return t.failAt(m.colorsAt, "colors",
-                        who + std::to_string(m.colors) + " rows for " + std::to_string(n) + " verts");
+                        who + std::to_string(m.colors.size()) + " rows for " + std::to_string(n) + " verts");
     if ((node.flags & kHasSkin) && m.weights.size() != n)
         return t.failAt(m.weightsAt, "weights",
                         who + std::to_string(m.weights.size()) + " rows for " + std::to_string(n) + " verts");
     if ((node.flags & kHasDangly) && !m.constraints.empty() && m.constraints.size() != n)
-        return t.failAt(m.facesAt, "constraints",
+        return t.failAt(m.constraintsAt, "constraints",
                         who + std::to_string(m.constraints.size()) + " rows for " + std::to_string(n) +
                             " verts");
     return true;
@@ -223,6 +223,7 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
     layout.indexCount = uint32_t(m.faces.size() * 3);
     layout.uvSets = !textured ? 0 : m.tverts[1].empty() ? 1 : 2;
     layout.skinned = skinned;
+    layout.colors = !m.colors.empty();
     layout.index16 = layout.vertexCount <= 0xFFFF;
     Mesh mesh;
     mesh.name = node.name;
@@ -237,6 +238,8 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
         a.positions[v] = glm::vec3(place * glm::vec4(m.verts[c.position[v]], 1.0f));
         if (layout.uvSets >= 1) a.uv0[v] = m.tverts[0][c.texture[v]];
         if (layout.uvSets >= 2) a.uv1[v] = m.tverts[1][c.texture[v]];
+        // The asset model's colours are 0..1 (glTF COLOR_0); NWN's are floats meant in that range.
+        if (layout.colors) a.colors[v] = glm::vec4(glm::clamp(m.colors[c.position[v]], 0.0f, 1.0f), 1.0f);
     }
     for (size_t i = 0; i < c.vertexOfCorner.size(); ++i)
         a.setIndex(i, c.vertexOfCorner[i]);
@@ -253,6 +256,13 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
         if (!decodeWeights(t, node, c, restModel, model, a, skin)) return false;
         mesh.skin = int32_t(model.skins.size());
         model.skins.push_back(std::move(skin));
+    }
+    if (node.flags & kHasDangly) {
+        // One constraint per built vertex, from its position, as the compiler rebuilds the array;
+        // a danglymesh without constraints has every vertex fixed (0).
+        mesh.dangly = Dangly{std::vector<float>(c.position.size(), 0.0f), m.dangle[0], m.dangle[1], m.dangle[2]};
+        if (!m.constraints.empty())
+            for (size_t v = 0; v < c.position.size(); ++v) mesh.dangly->constraints[v] = m.constraints[c.position[v]];
     }
     mesh.submeshes.push_back({m.bitmap, 0, layout.indexCount});
     addMaterial(model, m.bitmap, m.diffuse, m.alpha);

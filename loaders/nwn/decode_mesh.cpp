@@ -18,7 +18,7 @@ struct MeshHeader {
     glm::vec3 diffuse{1.0f};
     std::string texture;
     uint8_t triangleMode = kTriangleList;
-    uint32_t vertices = kRawNull, normals = kRawNull;
+    uint32_t vertices = kRawNull, normals = kRawNull, colors = kRawNull;
     uint16_t vertexCount = 0, textureCount = 0;
     std::array<uint32_t, 4> uv{};
 };
@@ -45,6 +45,7 @@ bool readHeader(File& file, const RawNode& node, MeshHeader& h) {
     h.textureCount = r.u16("mesh texture count");
     for (uint32_t& uv : h.uv) uv = r.u32("mesh texture vertices");
     h.normals = r.u32("mesh normals");
+    h.colors = r.u32("mesh vertex colours");
     return r.ok();
 }
 
@@ -217,6 +218,29 @@ void checkInverseBinds(File& file, const SkinHeader& s, uint32_t skinNode, const
                                  " joints (first '" + first + "') disagree with the rest pose; the rest pose is used");
 }
 
+// The constraints are per vertex of the compiled mesh (the compiler rebuilds them for its
+// vertices), so their count must be the vertex count.
+bool readDangly(File& file, const RawNode& node, uint16_t vertexCount, Mesh& mesh) {
+    Reader& r = file.reader();
+    const size_t size = nodeSize(node.flags);
+    if (!file.seekStruct(node.offset, size, kDanglyConstraints, "dangly constraints")) return false;
+    const Array constraints = file.array("dangly constraints");
+    Dangly d;
+    d.displacement = r.f32("dangly displacement");
+    d.tightness = r.f32("dangly tightness");
+    d.period = r.f32("dangly period");
+    if (!r.ok()) return false;
+    if (constraints.count != vertexCount)
+        return r.failAt(kFileHeaderSize + node.offset + kDanglyConstraints + 4, "dangly constraints",
+                        std::to_string(constraints.count) + " constraints for " + std::to_string(vertexCount) +
+                            " vertices");
+    if (!file.seekModelArray(constraints.offset, constraints.count, 4, "dangly constraints")) return false;
+    for (uint32_t v = 0; v < constraints.count; ++v) d.constraints.push_back(r.f32("dangly constraints"));
+    if (!r.ok()) return false;
+    mesh.dangly = std::move(d);
+    return true;
+}
+
 std::string describeWalkmesh(const MeshHeader& h) {
     return std::to_string(h.faces.count) + " faces, " + std::to_string(h.vertexCount) + " vertices (AABB tree, not drawn)";
 }
@@ -249,12 +273,14 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     if (uv0 && !file.seekRawArray(h.uv[0], h.vertexCount, 8, "mesh texture vertices")) return false;
     if (uv1 && !file.seekRawArray(h.uv[1], h.vertexCount, 8, "mesh texture vertices")) return false;
     if (h.normals != kRawNull && !file.seekRawArray(h.normals, h.vertexCount, 12, "mesh normals")) return false;
+    if (h.colors != kRawNull && !file.seekRawArray(h.colors, h.vertexCount, 4, "mesh vertex colours")) return false;
 
     MeshLayout layout;
     layout.vertexCount = h.vertexCount;
     layout.indexCount = src.indexCount;
     layout.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
     layout.skinned = skinned;
+    layout.colors = h.colors != kRawNull;
     layout.index16 = true; // the vertex count is 16-bit
     Mesh mesh;
     mesh.name = node.name;
@@ -275,6 +301,12 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
         file.seekRawArray(h.uv[1], h.vertexCount, 8, "mesh texture vertices");
         for (glm::vec2& t : a.uv1) t = r.vec2("mesh texture vertices");
     }
+    if (layout.colors) {
+        // Bytes R, G, B, A per vertex, each channel / 255 (the compiler writes round(c * 255)).
+        file.seekRawArray(h.colors, h.vertexCount, 4, "mesh vertex colours");
+        for (glm::vec4& c : a.colors)
+            for (int k = 0; k < 4; ++k) c[k] = float(r.u8("mesh vertex colours")) / 255.0f;
+    }
     if (!decodeIndices(file, h, src, a)) return false;
     if (h.normals != kRawNull) {
         file.seekRawArray(h.normals, h.vertexCount, 12, "mesh normals");
@@ -293,6 +325,7 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
         mesh.skin = int32_t(model.skins.size());
         model.skins.push_back(std::move(skin));
     }
+    if ((node.flags & kHasDangly) && !readDangly(file, node, h.vertexCount, mesh)) return false;
     if (!r.ok()) return false;
     std::string material = lower(h.texture) == "null" ? std::string() : h.texture;
     mesh.submeshes.push_back({material, 0, src.indexCount});

@@ -64,6 +64,9 @@ constexpr size_t kSkinWeights = 0x27C, kSkinBoneRefs = 0x280, kSkinNodeToBone = 
 // Other node extensions, from the start of the node.
 constexpr size_t kLightEnd = 0xCC, kEmitterEnd = 0x148, kReferenceEnd = 0xB4, kDanglyEnd = 0x288,
                  kAnimMeshEnd = 0x2A8, kAABBRoot = 0x270, kAABBEnd = 0x274;
+// Dangly extension (nwnexplorer CNwnMdlDanglyMeshNode): constraints (model-data float array,
+// one per vertex), displacement, tightness, period.
+constexpr size_t kDanglyConstraints = 0x270, kDanglyDisplacement = 0x27C;
 constexpr size_t kEmitterUpdate = 0x88, kEmitterRender = 0xA8, kEmitterTexture = 0xE8, kReferenceModel = 0x70,
                  kLightPriority = 0xB0;
 
@@ -322,8 +325,8 @@ struct AsciiMesh {
     std::vector<AsciiWeights> weights;
     std::vector<float> constraints; // danglymesh: per position
     glm::vec3 dangle{0.0f};         // danglymesh: displacement, tightness, period
-    uint32_t colors = 0;            // vertex colours: counted against verts, not kept (no colour stream)
-    TextAt facesAt, weightsAt, normalsAt, colorsAt;
+    std::vector<glm::vec3> colors;  // vertex colours, RGB per position (alpha 1)
+    TextAt facesAt, weightsAt, normalsAt, colorsAt, constraintsAt;
 };
 
 struct AsciiNode {
@@ -444,6 +447,19 @@ struct KeyRows {
 };
 KeyRows channelRows(const Channel& ch, const AxisChange& change);
 
+// The ASCII writer keeps a rotation as axis and angle, so only unit quaternions survive it: a
+// cubic rotation channel is written as bezier keys when its values and control points are all
+// unit length (true of every curve read from an NWN file), else resampled as linear keys.
+bool rotationBezierIsExact(const Channel& ch);
+// Linear (slerp) keys at the channel's key times and, within each segment, at 2^m evenly spaced
+// times, m the smallest for which the angle between the resampled and the source rotation stays
+// within `bound` radians at kResampleProbes - 1 evenly spaced times inside every sub-interval,
+// both sampled by the CPU reference (anim/reference.h); at most kMaxResampleSteps per segment.
+constexpr double kResampleBound = 1e-4;
+constexpr int kResampleProbes = 16;
+constexpr uint32_t kMaxResampleSteps = 1024;
+Channel resampleRotation(const Channel& ch, double bound = kResampleBound);
+
 // One piece of a mesh: at most 65535 vertices and, when skinned, at most 17 bones.
 struct MeshPiece {
     std::string material;
@@ -476,5 +492,17 @@ struct Plan {
 };
 
 Result<Plan> planModel(const Model& model, const std::string& name);
+
+// A mesh piece sits on its mesh's node when that node holds no other piece; a node's second and
+// later pieces (several materials, or more vertices or bones than one mesh node holds) become its
+// children named "<node cut to 26 characters>_<k>", k from 1 (docs/formats/nwn.md; validate
+// recognises exactly this).
+std::string pieceNodeName(const std::string& node, size_t k);
+// Source mesh space -> the space of the piece's file node (in file axes): static vertices are in
+// their node's space already; skinned ones (model space) move into the node's space, as the
+// format stores skin vertices.
+glm::mat4 pieceSpace(const Model& model, const Plan& plan, size_t node);
+// A normal into that space (unchanged, bit for bit, when the space is the source's).
+glm::vec3 turnNormal(const glm::mat4& space, glm::vec3 normal);
 
 } // namespace horde::nwn

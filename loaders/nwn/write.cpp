@@ -70,6 +70,7 @@ class Emitter {
     Result<uint32_t> node(uint32_t index, const std::vector<Controllers>& controllers, bool geometry);
     void mesh(size_t at, const PlannedNode& n);
     void skin(size_t at, const PlannedNode& n);
+    void dangly(size_t at, const PlannedNode& n);
     Result<uint32_t> animation(const Clip& clip);
 
     const Model& model_;
@@ -82,7 +83,9 @@ Result<uint32_t> Emitter::node(uint32_t index, const std::vector<Controllers>& c
     const PlannedNode& n = plan_.nodes[index];
     const bool isMesh = geometry && n.piece >= 0;
     const bool isSkin = isMesh && model_.meshes[size_t(n.mesh)].skinned();
-    const uint32_t flags = kHasHeader | (isMesh ? kHasMesh : 0u) | (isSkin ? kHasSkin : 0u);
+    const bool isDangly = isMesh && !isSkin && model_.meshes[size_t(n.mesh)].dangly.has_value();
+    const uint32_t flags =
+        kHasHeader | (isMesh ? kHasMesh : 0u) | (isSkin ? kHasSkin : 0u) | (isDangly ? kHasDangly : 0u);
     const size_t at = data_.reserve(nodeSize(flags));
     data_.set(at + kNodePart, uint32_t(index));
     data_.name(at + kNodeName, 32, n.name);
@@ -102,6 +105,7 @@ Result<uint32_t> Emitter::node(uint32_t index, const std::vector<Controllers>& c
     data_.array(at + kNodeControllerData, data_.append(c.data), c.data.size());
     if (isMesh) mesh(at, n);
     if (isSkin) skin(at, n);
+    if (isDangly) dangly(at, n);
     size_t children = data_.reserve(n.children.size() * 4);
     data_.array(at + kNodeChildren, children, n.children.size());
     for (size_t i = 0; i < n.children.size(); ++i) {
@@ -120,14 +124,16 @@ void Emitter::mesh(size_t at, const PlannedNode& n) {
     std::vector<glm::vec3> positions, normals;
     std::vector<glm::vec2> uvs;
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(std::numeric_limits<float>::lowest()), sum(0.0f);
+    const size_t self = size_t(&n - plan_.nodes.data());
+    const glm::mat4 space = pieceSpace(model_, plan_, self);
     for (uint32_t v : piece.vertices) {
-        positions.push_back(c.point(a.positions[v]));
-        normals.push_back(c.point(a.normals[v]));
+        positions.push_back(glm::vec3(space * glm::vec4(c.point(a.positions[v]), 1.0f)));
+        normals.push_back(turnNormal(space, c.point(a.normals[v])));
         if (mesh.layout().uvSets > 0) uvs.push_back(a.uv0[v]);
         lo = glm::min(lo, positions.back());
         hi = glm::max(hi, positions.back());
         sum += positions.back();
-        glm::vec3 inModel(plan_.restModel[&n - plan_.nodes.data()] * glm::vec4(positions.back(), 1.0f));
+        glm::vec3 inModel(plan_.restModel[self] * glm::vec4(positions.back(), 1.0f));
         boundsMin_ = glm::min(boundsMin_, inModel);
         boundsMax_ = glm::max(boundsMax_, inModel);
     }
@@ -166,6 +172,14 @@ void Emitter::mesh(size_t at, const PlannedNode& n) {
     if (!uvs.empty()) data_.set(at + kMeshUV, uint32_t(raw_.append(uvs)));
     data_.set(at + kMeshNormals, uint32_t(raw_.append(normals)));
     for (size_t slot = kMeshColors; slot < 0x264; slot += 4) data_.set(at + slot, kRawNull);
+    if (mesh.layout().colors) {
+        std::vector<std::array<uint8_t, 4>> colours; // R, G, B, A bytes, round(c * 255) as the compiler
+        for (uint32_t v : piece.vertices) {
+            glm::vec4 q = glm::clamp(a.colors[v], 0.0f, 1.0f) * 255.0f + 0.5f;
+            colours.push_back({uint8_t(q.r), uint8_t(q.g), uint8_t(q.b), uint8_t(q.a)});
+        }
+        data_.set(at + kMeshColors, uint32_t(raw_.append(colours)));
+    }
 }
 
 void Emitter::skin(size_t at, const PlannedNode& n) {
@@ -190,6 +204,16 @@ void Emitter::skin(size_t at, const PlannedNode& n) {
     data_.array(at + kSkinTBoneRefInv, data_.append(t), t.size());
     for (size_t b = 0; b < kSkinBones; ++b)
         data_.set(at + kSkinBoneNodes + 2 * b, int16_t(b < piece.bones.size() ? int16_t(piece.bones[b]) : -1));
+}
+
+void Emitter::dangly(size_t at, const PlannedNode& n) {
+    const Dangly& d = *model_.meshes[size_t(n.mesh)].dangly;
+    std::vector<float> constraints;
+    for (uint32_t v : plan_.pieces[size_t(n.piece)].vertices) constraints.push_back(d.constraints[v]);
+    data_.array(at + kDanglyConstraints, data_.append(constraints), constraints.size());
+    data_.set(at + kDanglyDisplacement, d.displacement);
+    data_.set(at + kDanglyDisplacement + 4, d.tightness);
+    data_.set(at + kDanglyDisplacement + 8, d.period);
 }
 
 Result<uint32_t> Emitter::animation(const Clip& clip) {

@@ -81,13 +81,14 @@ void Writer::mesh(const PlannedNode& n) {
     const MeshArrays& a = mesh.arrays();
     const AxisChange& c = plan_.change;
     const size_t count = piece.vertices.size();
+    const glm::mat4 space = pieceSpace(model_, plan_, size_t(&n - plan_.nodes.data()));
     out_ << "  bitmap " << (piece.material.empty() ? std::string("NULL") : piece.material) << "\n  verts"
          << count << "\n";
     for (uint32_t v : piece.vertices)
-        out_ << "   " << c.point(a.positions[v]) << "\n";
+        out_ << "   " << glm::vec3(space * glm::vec4(c.point(a.positions[v]), 1.0f)) << "\n";
     out_ << "  normals" << count << "\n";
     for (uint32_t v : piece.vertices)
-        out_ << "   " << c.point(a.normals[v]) << "\n";
+        out_ << "   " << turnNormal(space, c.point(a.normals[v])) << "\n";
     const uint32_t uvSets = mesh.layout().uvSets;
     for (uint32_t set = 0; set < uvSets; ++set) {
         out_ << (set == 0 ? "  tverts" : "  tverts1") << count << "\n";
@@ -96,11 +97,23 @@ void Writer::mesh(const PlannedNode& n) {
             out_ << "   " << uv.x << uv.y << 0.0f << "\n";
         }
     }
+    if (mesh.layout().colors) {
+        out_ << "  colors" << count << "\n"; // RGB: the format has no vertex alpha
+        for (uint32_t v : piece.vertices)
+            out_ << "   " << glm::vec3(a.colors[v]) << "\n";
+    }
     out_ << "  faces" << piece.indices.size() / 3 << "\n";
     for (size_t f = 0; f < piece.indices.size(); f += 3) {
         size_t i0 = piece.indices[f], i1 = piece.indices[f + 1], i2 = piece.indices[f + 2];
         // Smoothing group 1, material 0; texture vertices are the positions' own.
         out_ << "  " << i0 << i1 << i2 << size_t(1) << i0 << i1 << i2 << size_t(0) << "\n";
+    }
+    if (mesh.dangly && !mesh.skinned()) {
+        const Dangly& d = *mesh.dangly;
+        out_ << "  displacement" << d.displacement << "\n  tightness" << d.tightness << "\n  period" << d.period
+             << "\n  constraints" << count << "\n";
+        for (uint32_t v : piece.vertices)
+            out_ << "  " << d.constraints[v] << "\n";
     }
     if (!mesh.skinned()) return;
     out_ << "  weights" << count << "\n";
@@ -117,7 +130,8 @@ void Writer::mesh(const PlannedNode& n) {
 void Writer::node(size_t index) {
     const PlannedNode& n = plan_.nodes[index];
     const bool isMesh = n.piece >= 0;
-    const char* type = !isMesh ? "dummy" : model_.meshes[size_t(n.mesh)].skinned() ? "skin" : "trimesh";
+    const Mesh* drawn = isMesh ? &model_.meshes[size_t(n.mesh)] : nullptr;
+    const char* type = !drawn ? "dummy" : drawn->skinned() ? "skin" : drawn->dangly ? "danglymesh" : "trimesh";
     out_ << "node " << type << " " << n.name << "\n  parent "
          << (n.parent < 0 ? std::string("NULL") : plan_.nodes[size_t(n.parent)].name) << "\n";
     rest(out_, n);
@@ -127,8 +141,10 @@ void Writer::node(size_t index) {
         node(child);
 }
 
-void Writer::keys(const Channel& ch) {
-    KeyRows rows = channelRows(ch, plan_.change);
+void Writer::keys(const Channel& source) {
+    const bool resample = source.path == ChannelPath::Rotation &&
+                          source.interpolation == Interpolation::CubicSpline && !rotationBezierIsExact(source);
+    KeyRows rows = channelRows(resample ? resampleRotation(source) : source, plan_.change);
     const char* base = rows.type == kPosition      ? "position"
                        : rows.type == kOrientation ? "orientation"
                                                    : "scale";
@@ -157,7 +173,7 @@ std::string Writer::text() {
             byNode[plan_.fileIndex[ch.node]].push_back(&ch);
         for (size_t i = 0; i < plan_.nodes.size(); ++i) {
             const PlannedNode& n = plan_.nodes[i];
-            if (n.piece >= 0) continue; // mesh pieces carry no keys
+            if (n.source < 0 && n.parent >= 0) continue; // pieces the writer adds carry no keys
             out_ << "  node dummy " << n.name << "\n    parent "
                  << (n.parent < 0 ? std::string("NULL") : plan_.nodes[size_t(n.parent)].name) << "\n";
             for (const Channel* ch : byNode[i])

@@ -104,6 +104,21 @@ glm::mat4 localMatrix(const PlannedNode& n) {
 }
 } // namespace
 
+std::string pieceNodeName(const std::string& node, size_t k) {
+    return node.substr(0, kMaxName - 5) + "_" + std::to_string(k);
+}
+
+glm::mat4 pieceSpace(const Model& model, const Plan& plan, size_t node) {
+    const PlannedNode& n = plan.nodes[node];
+    return model.meshes[size_t(n.mesh)].skinned() ? glm::inverse(plan.restModel[node]) : glm::mat4(1.0f);
+}
+
+glm::vec3 turnNormal(const glm::mat4& space, glm::vec3 normal) {
+    if (space == glm::mat4(1.0f)) return normal;
+    glm::vec3 n = glm::transpose(glm::inverse(glm::mat3(space))) * normal;
+    return glm::length(n) > 0.0f ? glm::normalize(n) : n;
+}
+
 Result<Plan> planModel(const Model& model, const std::string& name) {
     Plan plan;
     plan.change = toNwnAxes(model.axes);
@@ -127,21 +142,32 @@ Result<Plan> planModel(const Model& model, const std::string& name) {
         p.source = int32_t(n);
         d.nodes.push_back(p);
     }
+    // A node holding one mesh piece carries it itself, so the file keeps the source's names and
+    // tree; the format holds one material (and at most 65535 vertices, 17 bones) per mesh node, so
+    // a node's further pieces become children named "<node>_<k>" (pieceNodeName).
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> piecesOf(model.nodes.size()); // (mesh, piece)
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         std::vector<uint32_t> pieceIds;
         for (const Submesh& sub : mesh.submeshes) cutSubmesh(model, mesh, sub, c.flipWinding, d, pieceIds);
-        for (uint32_t id : pieceIds) {
-            if (d.pieces[id].indices.empty()) continue;
+        for (uint32_t id : pieceIds)
+            if (!d.pieces[id].indices.empty()) piecesOf[mesh.node].emplace_back(uint32_t(m), id);
+    }
+    for (size_t n = 0; n < model.nodes.size(); ++n)
+        for (size_t k = 0; k < piecesOf[n].size(); ++k) {
+            auto [m, id] = piecesOf[n][k];
+            if (k == 0) {
+                d.nodes[n + 1].mesh = int32_t(m);
+                d.nodes[n + 1].piece = int32_t(id);
+                continue;
+            }
             PlannedNode p;
-            p.name = mesh.name.substr(0, 20) + "_" + std::to_string(id);
-            // Skinned pieces sit under the root with an identity transform: their space is model space.
-            p.parent = mesh.skinned() ? 0 : int32_t(mesh.node) + 1;
+            p.name = pieceNodeName(model.nodes[n].name, k);
+            p.parent = int32_t(n) + 1;
             p.mesh = int32_t(m);
             p.piece = int32_t(id);
             d.nodes.push_back(p);
         }
-    }
     if (Status st = checkNames(d.nodes); !st) return st.error();
     for (size_t i = 1; i < d.nodes.size(); ++i) d.nodes[size_t(d.nodes[i].parent)].children.push_back(uint32_t(i));
 

@@ -368,8 +368,10 @@ TEST(Nwn, MonsterRoundTrips) {
     Result<Model> loaded = loadModel(path, {}, allocator);
     ASSERT_TRUE(loaded) << loaded.error().message;
     EXPECT_TRUE(test::withoutMissingTextures(loaded->warnings).empty()) << loaded->warnings.front();
-    EXPECT_EQ(loaded->nodes.size(), source.nodes.size() + 1 + loaded->meshes.size()); // + root + skin pieces
+    // + the model's root, + the mesh node's further pieces (its first piece is the node itself).
+    EXPECT_EQ(loaded->nodes.size(), source.nodes.size() + 1 + loaded->meshes.size() - 1);
     for (const Node& n : source.nodes) EXPECT_GE(findNode(*loaded, n.name), 0) << n.name;
+    EXPECT_EQ(loaded->meshes.front().name, source.nodes[source.meshes[0].node].name);
 
     // Weights, corner by corner, by joint name.
     const Mesh& a = source.meshes[0];
