@@ -1,5 +1,7 @@
 #include "asset/material.h"
 
+#include <cstring>
+
 namespace horde {
 
 const char* pixelFormatName(PixelFormat format) {
@@ -31,6 +33,20 @@ uint32_t blockBytes(PixelFormat format) {
 uint64_t levelBytes(PixelFormat format, uint32_t width, uint32_t height) {
     if (uint32_t block = blockBytes(format)) return uint64_t((width + 3) / 4) * ((height + 3) / 4) * block;
     return uint64_t(width) * height * 4;
+}
+
+std::shared_ptr<TextureStorage> allocateLevels(Texture& t, TextureAllocator& allocator, uint64_t size) {
+    std::shared_ptr<TextureStorage> storage = allocator.allocate(size, t.file);
+    t.bytes = storage->bytes;
+    t.storage = storage;
+    return storage;
+}
+
+void copyLevels(Texture& t, std::span<const std::byte> bytes) {
+    HeapTextureAllocator heap;
+    std::shared_ptr<TextureStorage> storage = allocateLevels(t, heap, bytes.size());
+    if (!bytes.empty()) std::memcpy(storage->bytes.data(), bytes.data(), bytes.size());
+    storage->commit();
 }
 
 const char* textureSlotName(TextureSlot slot) {
