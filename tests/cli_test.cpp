@@ -120,7 +120,7 @@ TEST(Cli, InfoFolderListsTexturesNotFoundUnderTheModelNamingThem) {
 
     CliRun r = runCli("info " + dir.path.string());
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(r.out, "model      beast.mdl  nwn-ascii: " + counts +
+    EXPECT_EQ(r.out, "model      beast.mdl  nwn: " + counts +
                          "  missing    texture 'legs' (material 'legs', base)\n"
                          "  missing    texture 'bone' (material 'bone', base)\n"
                          "2 files: 1 models, 0 meshes, 0 skeletons, 0 animations (0 paired), 1 textures, 0 other; "
