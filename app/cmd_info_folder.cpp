@@ -1,7 +1,8 @@
-// horde info DIR [--json]: every file of a folder, each model with the files paired with it and
-// its counts, as lines or as an array of records.
+// horde info DIR [--json]: every file of a folder, each model with the files paired with it, its
+// counts and the textures it names that were not found, as lines or as an array of records.
 #include <cstdio>
 #include <iostream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -11,11 +12,16 @@
 namespace horde {
 
 namespace {
+struct MissingTexture {
+    std::string path, material, slot;
+};
+
 struct Loaded {
     bool tried = false;
     std::string error;
     size_t nodes = 0, meshes = 0, vertices = 0, clips = 0;
     std::vector<std::string> warnings;
+    std::vector<MissingTexture> missing; // referenced by a material, found neither beside nor on the search path
 };
 
 void load(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, Loaded& out) {
@@ -32,6 +38,9 @@ void load(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, L
         out.vertices += m.vertexCount();
     out.clips = model->clips.size();
     out.warnings = std::move(model->warnings);
+    for (const Material& m : model->materials)
+        for (const TextureRef& t : m.textures)
+            if (t.file.empty() && !t.path.empty()) out.missing.push_back({t.path, m.name, textureSlotName(t.slot)});
 }
 
 nlohmann::json pairsJson(const Folder& folder, const FilePairs& p) {
@@ -63,6 +72,9 @@ nlohmann::json record(const Folder& folder, const std::vector<FilePairs>& pairs,
     nlohmann::json warnings = pairs[i].notes;
     for (const std::string& w : loaded.warnings)
         warnings.push_back(w);
+    nlohmann::json missing = nlohmann::json::array();
+    for (const MissingTexture& m : loaded.missing)
+        missing.push_back({{"path", m.path}, {"material", m.material}, {"slot", m.slot}});
     std::string error = !f.error.empty() ? f.error : loaded.error;
     return {
         {"path", f.rel},
@@ -71,6 +83,7 @@ nlohmann::json record(const Folder& folder, const std::vector<FilePairs>& pairs,
         {"pairs", pairsJson(folder, pairs[i])},
         {"counts", counts},
         {"warnings", warnings},
+        {"missing_textures", missing},
         {"error", error.empty() ? nlohmann::json(nullptr) : nlohmann::json(error)}};
 }
 
@@ -105,6 +118,9 @@ void printText(const Folder& folder, const std::vector<FilePairs>& pairs, const 
                 std::printf("  supermodel %s\n", folder.files[s].rel.c_str());
             for (size_t a : p.anims)
                 std::printf("  animation  %s\n", folder.files[a].rel.c_str());
+            for (const MissingTexture& m : l.missing)
+                std::printf("  missing    texture '%s' (material '%s', %s)\n", m.path.c_str(), m.material.c_str(),
+                            m.slot.c_str());
             for (const std::string& n : p.notes)
                 std::printf("  warning    %s\n", n.c_str());
             t.warnings += p.notes.size();
@@ -182,6 +198,15 @@ int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs) {
             t.files, jobs.shard.count > 1 ? (" in shard " + jobs.shardText).c_str() : "", t.models, t.meshes,
             t.skeletons, t.animations, t.pairedAnimations, t.textures, t.other, t.errors,
             t.errors == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
+        std::set<std::string> missingPaths;
+        size_t missingModels = 0;
+        for (size_t i : mine) {
+            for (const MissingTexture& m : loaded[i].missing) missingPaths.insert(m.path);
+            if (!loaded[i].missing.empty()) ++missingModels;
+        }
+        if (!missingPaths.empty())
+            std::printf("%zu texture%s not found, named by %zu model%s\n", missingPaths.size(),
+                        missingPaths.size() == 1 ? "" : "s", missingModels, missingModels == 1 ? "" : "s");
     }
     return t.errors ? int(kExitBadInput) : int(kExitOk);
 }

@@ -134,7 +134,7 @@ int run(ValidateArgs& args) {
         inputB.model = args.b;
         inputB.skeleton = args.bSkeleton;
         inputB.anims = args.bAnims;
-        Result<Model> b = inputB.load(allocator);
+        Result<Model> b = inputB.load(allocator, session.textures.get());
         if (!b) {
             std::fprintf(stderr, "horde: %s\n", b.error().message.c_str());
             return session.finish(kExitBadInput);

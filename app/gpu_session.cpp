@@ -12,8 +12,10 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
     options.swapchain = swapchain;
     options.instanceExtensions = std::move(instanceExtensions);
     out.device = std::make_unique<Device>(options);
+    out.textureAllocator = std::make_unique<GpuTextureAllocator>(*out.device);
+    out.textures = std::make_unique<TextureLibrary>(*out.textureAllocator);
     GpuMeshAllocator allocator(*out.device);
-    Result<Model> model = input.load(allocator, &out.textures);
+    Result<Model> model = input.load(allocator, out.textures.get());
     if (!model) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
@@ -24,7 +26,7 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
 
 Model* GpuSession::loadAnother(const ModelInput& input) {
     GpuMeshAllocator allocator(*device);
-    Result<Model> loaded = input.load(allocator, &textures);
+    Result<Model> loaded = input.load(allocator, textures.get());
     if (!loaded) {
         std::fprintf(stderr, "horde: %s\n", loaded.error().message.c_str());
         return nullptr;
@@ -53,6 +55,8 @@ int GpuSession::openAll(const DeviceChoice& choice, const std::vector<ModelInput
 int GpuSession::finish(int code) {
     others.clear();
     model.reset();
+    textures.reset();
+    textureAllocator.reset();
     auto log = device->messageLog();
     bool validation = device->validation();
     device.reset();

@@ -1,6 +1,6 @@
 #pragma once
 // What the GPU commands share: a device chosen as the user asked, and a model loaded straight
-// into GPU-visible memory.
+// into GPU-visible memory, its textures too.
 #include <memory>
 #include <optional>
 
@@ -8,12 +8,14 @@
 #include "texture/texture.h"
 #include "vk/device.h"
 #include "vk/gpu_mesh.h"
+#include "vk/gpu_texture.h"
 
 namespace horde {
 
 struct GpuSession {
     std::unique_ptr<Device> device;
-    TextureLibrary textures; // every texture file read once for all the session's models
+    std::unique_ptr<GpuTextureAllocator> textureAllocator;
+    std::unique_ptr<TextureLibrary> textures; // every texture file read once, into GPU-visible memory
     std::optional<Model> model;
     std::vector<std::unique_ptr<Model>> others; // further models (a mixed crowd)
 

@@ -7,8 +7,8 @@
 
 namespace horde {
 
-// FNV-1a over the base level's RGBA8 texels and size (BC7, which horde cannot decode on the CPU,
-// hashes its stored blocks instead).
+// FNV-1a over the base level's RGBA8 texels and size, every format decoded on the CPU (a level
+// that does not decode hashes its stored bytes instead).
 uint64_t textureContentHash(const Texture& texture);
 
 // One check named "textures": passes unless some material has, in one slot on both sides,

@@ -369,10 +369,6 @@ Model buildMonster(MeshAllocator& allocator, const MonsterParams& params) {
 }
 
 std::shared_ptr<const Texture> monsterSkin(uint32_t size) {
-    auto skin = std::make_shared<Texture>();
-    skin->file = "monster skin (generated)";
-    skin->format = PixelFormat::RGBA8;
-    skin->width = skin->height = size;
     // Scales: rows of round cells, every other row shifted by half a cell, each darker towards
     // its rim; 16 cells across so they stay visible on a crowd-sized monster.
     std::vector<uint8_t> level(size_t(size) * size * 4);
@@ -389,27 +385,7 @@ std::shared_ptr<const Texture> monsterSkin(uint32_t size) {
                 t[c] = uint8_t(std::lround(255.0f * base[c] * shade));
             t[3] = 255;
         }
-    for (uint32_t s = size;; s /= 2) {
-        skin->levels.push_back({s, s, skin->bytes.size(), level.size()});
-        for (uint8_t b : level)
-            skin->bytes.push_back(std::byte(b));
-        if (s == 1) break;
-        const uint32_t h = s / 2;
-        std::vector<uint8_t> half(size_t(h) * h * 4);
-        for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t x = 0; x < h; ++x)
-                for (int c = 0; c < 4; ++c) {
-                    auto at = [&](uint32_t xx, uint32_t yy) {
-                        return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]);
-                    };
-                    half[(size_t(y) * h + x) * 4 + c] =
-                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) +
-                                 at(2 * x + 1, 2 * y + 1) + 2) /
-                                4);
-                }
-        level = std::move(half);
-    }
-    return skin;
+    return std::make_shared<Texture>(rgba8WithMips("monster skin (generated)", size, std::move(level)));
 }
 
 void skinMonster(Model& model, std::shared_ptr<const Texture> skin) {

@@ -54,7 +54,8 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
     if (Status finished = finishModel(path, *model); !finished) return finished.error();
-    TextureLibrary own;
+    HeapTextureAllocator heap;
+    TextureLibrary own(heap);
     resolveTextures(*model, path, options, format->textureSubstitutes, options.textures ? *options.textures : own);
     for (Mesh& mesh : model->meshes) mesh.storage->commit();
     return model;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "loader.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -118,6 +119,51 @@ TEST(Cli, InfoJsonListsMaterialsAndTheirTextures) {
             for (const char* key : {"format", "width", "height", "mips"}) EXPECT_TRUE(t[key].is_null()) << key;
         }
     }
+}
+
+// `horde info DIR` lists, under each model, the textures its materials name that were not found
+// (issue #20): the same NWN monster and TGA as above, in a folder of their own. The counts on the
+// model's line come from loading the file through the library.
+TEST(Cli, InfoFolderListsTexturesNotFoundUnderTheModelNamingThem) {
+    horde::test::TempDir dir("horde_cli");
+    const std::filesystem::path model = dir.path / "beast.mdl";
+    ASSERT_EQ(runCli("convert monster --to nwn --out " + model.string()).code, 0);
+    std::string tga(18, '\0');
+    tga[2] = 2;
+    tga[12] = 2;
+    tga[14] = 3;
+    tga[16] = 24;
+    tga += std::string(2 * 3 * 3, '\x40');
+    std::ofstream(dir.path / "HIDE.tga", std::ios::binary) << tga;
+
+    horde::HeapMeshAllocator allocator;
+    horde::Result<horde::Model> loaded = horde::loadModel(model, {}, allocator);
+    ASSERT_TRUE(loaded) << loaded.error().message;
+    size_t vertices = 0;
+    for (const horde::Mesh& m : loaded->meshes) vertices += m.vertexCount();
+    ASSERT_EQ(loaded->warnings.size(), 2u) << "legs and bone not found";
+    const std::string counts = std::to_string(loaded->nodes.size()) + " nodes, " + std::to_string(loaded->meshes.size()) +
+                               " meshes, " + std::to_string(vertices) + " vertices, " +
+                               std::to_string(loaded->clips.size()) + " clips, 2 load warnings (--json lists them)\n";
+
+    CliRun r = runCli("info " + dir.path.string());
+    EXPECT_EQ(r.code, 0);
+    EXPECT_EQ(r.out, "model      beast.mdl  nwn: " + counts +
+                         "  missing    texture 'legs' (material 'legs', base)\n"
+                         "  missing    texture 'bone' (material 'bone', base)\n"
+                         "2 files: 1 models, 0 meshes, 0 skeletons, 0 animations (0 paired), 1 textures, 0 other; "
+                         "0 errors, 0 warnings\n"
+                         "2 textures not found, named by 1 model\n");
+
+    r = runCli("info " + dir.path.string() + " --json");
+    EXPECT_EQ(r.code, 0);
+    std::map<std::string, json> records;
+    for (const json& record : json::parse(r.out)) records[record["path"]] = record;
+    ASSERT_EQ(records.size(), 2u) << r.out;
+    EXPECT_EQ(records["beast.mdl"]["missing_textures"],
+              json::parse(R"([{"path": "legs", "material": "legs", "slot": "base"},
+                              {"path": "bone", "material": "bone", "slot": "base"}])"));
+    EXPECT_EQ(records["HIDE.tga"]["missing_textures"], json::array());
 }
 
 TEST(Cli, BadInputExitsWithItsOwnCode) {

@@ -10,7 +10,9 @@
 
 #include "render/headless.h"
 #include "support/vulkan_fixture.h"
+#include "texture/texture.h"
 #include "vk/gpu_mesh.h"
+#include "vk/gpu_texture.h"
 
 using namespace horde;
 
@@ -47,8 +49,7 @@ std::shared_ptr<Texture> rgbaTexture(uint32_t size, const std::vector<uint8_t>& 
     t->format = PixelFormat::RGBA8;
     t->width = t->height = size;
     t->levels.push_back({size, size, 0, texels.size()});
-    for (uint8_t b : texels)
-        t->bytes.push_back(std::byte(b));
+    copyLevels(*t, std::as_bytes(std::span(texels)));
     return t;
 }
 
@@ -161,18 +162,29 @@ TEST_F(TextureDrawTest, Bc1BlockTexelsTimesLighting) {
     for (uint32_t y = 0; y < 4; ++y)
         for (uint32_t x = 0; x < 4; ++x)
             bits |= uint32_t((x < 2) != (y < 2) ? 1 : 0) << (2 * (4 * y + x));
-    auto t = std::make_shared<Texture>();
-    t->file = "block.dds";
-    t->format = PixelFormat::BC1;
-    t->width = t->height = 4;
     const uint8_t block[8] = {uint8_t(c0),   uint8_t(c0 >> 8),   uint8_t(c1),         uint8_t(c1 >> 8),
                               uint8_t(bits), uint8_t(bits >> 8), uint8_t(bits >> 16), uint8_t(bits >> 24)};
-    for (uint8_t b : block)
-        t->bytes.push_back(std::byte(b));
-    t->levels.push_back({4, 4, 0, 8});
-    GpuMeshAllocator allocator(device());
-    Model model = quadModel(allocator, {material("block", t)});
-    Image8 image = render(model);
+    // Built in memory (heap storage, uploaded through staging), and read from a DDS file into
+    // GPU-visible storage (copied into the image from its own buffer): the same pixels.
+    auto built = std::make_shared<Texture>();
+    built->file = "block.dds";
+    built->format = PixelFormat::BC1;
+    built->width = built->height = 4;
+    copyLevels(*built, std::as_bytes(std::span(block)));
+    built->levels.push_back({4, 4, 0, 8});
+    std::vector<std::byte> file;
+    auto u32 = [&](uint32_t v) {
+        for (int i = 0; i < 4; ++i) file.push_back(std::byte(v >> (8 * i)));
+    };
+    for (uint32_t v : {0x20534444u /* "DDS " */, 124u, 0x1007u, 4u, 4u, 8u, 0u, 1u}) u32(v);
+    for (int i = 0; i < 11; ++i) u32(0);
+    for (uint32_t v : {32u, 0x4u, 0x31545844u /* "DXT1" */, 0u, 0u, 0u, 0u, 0u, 0x1000u, 0u, 0u, 0u, 0u}) u32(v);
+    for (uint8_t b : block) file.push_back(std::byte(b));
+    GpuTextureAllocator gpuTextures(device());
+    Result<Texture> read = readDds("block.dds", file, gpuTextures);
+    ASSERT_TRUE(read) << read.error().message;
+    ASSERT_NE(dynamic_cast<const GpuTextureStorage*>(read->storage.get()), nullptr);
+
     // 5- and 6-bit channels as unorm: c / 31 and c / 63, then sRGB-decoded (BC1_RGBA_SRGB).
     auto shade = [&](int r5, int g6, int b5) {
         const double f = light({0, 0, 1});
@@ -180,10 +192,17 @@ TEST_F(TextureDrawTest, Bc1BlockTexelsTimesLighting) {
         return std::array<int, 3>{one(r5 / 31.0), one(g6 / 63.0), one(b5 / 31.0)};
     };
     const auto first = shade(20, 40, 10), second = shade(5, 50, 25);
-    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], first);
-    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], second);
-    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], second);
-    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], first);
+    for (const std::shared_ptr<const Texture>& t : {std::shared_ptr<const Texture>(built),
+                                                     std::make_shared<const Texture>(std::move(*read))}) {
+        SCOPED_TRACE(t->storage && dynamic_cast<const GpuTextureStorage*>(t->storage.get()) ? "GPU storage" : "heap");
+        GpuMeshAllocator allocator(device());
+        Model model = quadModel(allocator, {material("block", t)});
+        Image8 image = render(model);
+        expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], first);
+        expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], second);
+        expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], second);
+        expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], first);
+    }
 }
 
 TEST_F(TextureDrawTest, MissingTextureDrawsTheMagentaChecker) {

@@ -1,14 +1,18 @@
 #pragma once
 // Materials and the textures they name. A texture is kept as its file stores it (block-compressed
-// data stays compressed) so the GPU takes its levels as they are, the way meshes are uploaded.
+// data stays compressed) in storage from a TextureAllocator (texture_storage.h), so the GPU takes
+// its levels as they are, the way meshes are uploaded.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
+
+#include "asset/texture_storage.h"
 
 namespace horde {
 
@@ -32,8 +36,18 @@ struct Texture {
     PixelFormat format = PixelFormat::RGBA8;
     uint32_t width = 0, height = 0;
     std::vector<TextureLevel> levels;
-    std::vector<std::byte> bytes;
+    std::span<const std::byte> bytes;              // every level, within `storage`
+    std::shared_ptr<const TextureStorage> storage; // keeps `bytes` alive; a GPU buffer for drawing
 };
+
+// Storage of `size` bytes from `allocator` for `t`'s levels: sets t.storage and t.bytes and
+// returns it for the reader to write the levels into, then commit.
+std::shared_ptr<TextureStorage> allocateLevels(Texture& t, TextureAllocator& allocator, uint64_t size);
+// `t`'s levels copied from `bytes` into heap storage (textures built in memory: tests, tools).
+void copyLevels(Texture& t, std::span<const std::byte> bytes);
+// An RGBA8 texture of `size`² texels (size a power of two) with every level down to 1x1, each
+// texel the average of the four below it, in heap storage: textures horde makes itself.
+Texture rgba8WithMips(std::string file, uint32_t size, std::vector<uint8_t> texels);
 
 enum class TextureSlot : uint8_t { Base, Normal, Specular, MetalRough, Emissive };
 const char* textureSlotName(TextureSlot slot); // "base", "normal", "specular", "metal_rough", "emissive"

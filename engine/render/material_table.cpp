@@ -22,36 +22,13 @@ glm::vec4 paletteColor(const std::string& name) {
 // `size`² texels in cells of `cell`, alternating a and b, with every level down to 1x1.
 Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&a)[4],
                 const uint8_t (&b)[4]) {
-    Texture t;
-    t.file = file;
-    t.width = t.height = size;
-    // Every level down to 1x1, each texel the average of the four below it, so a far-away
-    // checker fades to its mean colour instead of shimmering.
-    std::vector<uint8_t> level(size_t(size) * size * 4);
+    std::vector<uint8_t> texels(size_t(size) * size * 4);
     for (uint32_t y = 0; y < size; ++y)
         for (uint32_t x = 0; x < size; ++x)
             for (int c = 0; c < 4; ++c)
-                level[(size_t(y) * size + x) * 4 + c] = ((x / cell + y / cell) % 2 ? b : a)[c];
-    for (uint32_t s = size;; s /= 2) {
-        t.levels.push_back({s, s, t.bytes.size(), level.size()});
-        for (uint8_t v : level)
-            t.bytes.push_back(std::byte(v));
-        if (s == 1) break;
-        std::vector<uint8_t> half(size_t(s / 2) * (s / 2) * 4);
-        for (uint32_t y = 0; y < s / 2; ++y)
-            for (uint32_t x = 0; x < s / 2; ++x)
-                for (int c = 0; c < 4; ++c) {
-                    auto at = [&](uint32_t xx, uint32_t yy) {
-                        return uint32_t(level[(size_t(yy) * s + xx) * 4 + c]);
-                    };
-                    half[(size_t(y) * (s / 2) + x) * 4 + c] =
-                        uint8_t((at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) +
-                                 at(2 * x + 1, 2 * y + 1) + 2) /
-                                4);
-                }
-        level = std::move(half);
-    }
-    return t;
+                texels[(size_t(y) * size + x) * 4 + c] = ((x / cell + y / cell) % 2 ? b : a)[c];
+    // Averaged levels: a far-away checker fades to its mean colour instead of shimmering.
+    return rgba8WithMips(file, size, std::move(texels));
 }
 
 // A material that keeps the default white and draws no texture (it names none, or textures are

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "vk/check.h"
 #include "vk/device.h"
+#include "vk/gpu_texture.h"
 #include "vk/pipeline.h"
 
 namespace horde {
@@ -66,29 +68,39 @@ std::string textureProblem(Device& device, const Texture& texture, bool srgb) {
 std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const> textures, bool srgb) {
     std::vector<Image> images;
     if (textures.empty()) return images;
-    // Each level at a 16-byte aligned offset: a multiple of every format's block or texel size.
+    // Textures read into GPU-visible storage (GpuTextureAllocator) are copied from their own
+    // buffers; the rest (built in memory, or read into heap storage) go through one staging
+    // buffer, each level at a 16-byte aligned offset: a multiple of every format's block or
+    // texel size.
+    auto gpuStorage = [](const Texture* t) { return dynamic_cast<const GpuTextureStorage*>(t->storage.get()); };
     VkDeviceSize total = 0;
     for (const Texture* t : textures)
-        for (const TextureLevel& level : t->levels)
-            total = (total + 15) / 16 * 16 + level.size;
-    Buffer staging(device, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                   MemoryUse::Upload, "texture staging");
+        if (!gpuStorage(t))
+            for (const TextureLevel& level : t->levels) total = (total + 15) / 16 * 16 + level.size;
+    std::optional<Buffer> staging;
+    if (total > 0) staging.emplace(device, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, "texture staging");
+    std::vector<VkBuffer> sources;
     std::vector<std::vector<VkBufferImageCopy>> regions;
     VkDeviceSize at = 0;
     for (const Texture* t : textures) {
+        const GpuTextureStorage* own = gpuStorage(t);
         const std::span<const std::byte> bytes = t->bytes;
+        sources.push_back(own ? own->buffer().get() : staging->get());
         std::vector<VkBufferImageCopy>& copies = regions.emplace_back();
         for (uint32_t l = 0; l < t->levels.size(); ++l) {
             const TextureLevel& level = t->levels[l];
-            at = (at + 15) / 16 * 16;
-            std::memcpy(static_cast<std::byte*>(staging.mapped()) + at, bytes.data() + level.offset,
-                        level.size);
             VkBufferImageCopy copy{};
-            copy.bufferOffset = at;
+            if (own) {
+                copy.bufferOffset = level.offset;
+            } else {
+                at = (at + 15) / 16 * 16;
+                std::memcpy(static_cast<std::byte*>(staging->mapped()) + at, bytes.data() + level.offset, level.size);
+                copy.bufferOffset = at;
+                at += level.size;
+            }
             copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
             copy.imageExtent = {level.width, level.height, 1};
             copies.push_back(copy);
-            at += level.size;
         }
         images.emplace_back(device, VkExtent2D{t->width, t->height}, textureFormat(t->format, srgb),
                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
@@ -100,7 +112,7 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
             imageBarrier(cmd, images[i].get(), all, VK_IMAGE_LAYOUT_UNDEFINED,
                          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                          VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-            vkCmdCopyBufferToImage(cmd, staging.get(), images[i].get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            vkCmdCopyBufferToImage(cmd, sources[i], images[i].get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                    uint32_t(regions[i].size()), regions[i].data());
             imageBarrier(cmd, images[i].get(), all, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,

@@ -15,7 +15,8 @@ std::string materialName(const tinygltf::Model& gltf, int material) {
 namespace {
 class Images {
   public:
-    Images(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model) : gltf_(gltf), path_(path), model_(model) {}
+    Images(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model, TextureAllocator& allocator)
+        : gltf_(gltf), path_(path), model_(model), allocator_(allocator) {}
 
     // The reference for glTF texture `index`; its data when the image's bytes are at hand.
     TextureRef ref(TextureSlot slot, int index) {
@@ -30,7 +31,7 @@ class Images {
         auto [it, fresh] = decoded_.try_emplace(source);
         if (fresh) {
             const std::string name = path_.string() + ": image " + std::to_string(source) + (image.uri.empty() ? "" : " (" + image.uri + ")");
-            Result<Texture> t = readImage(name, std::as_bytes(std::span(image.image)));
+            Result<Texture> t = readImage(name, std::as_bytes(std::span(image.image)), allocator_);
             if (t) it->second = std::make_shared<const Texture>(std::move(*t));
             else model_.warnings.push_back(t.error().message);
         }
@@ -42,14 +43,15 @@ class Images {
     const tinygltf::Model& gltf_;
     const std::filesystem::path& path_;
     Model& model_;
+    TextureAllocator& allocator_;
     std::map<int, std::shared_ptr<const Texture>> decoded_;
 };
 
 float finite(double v, float fallback) { return std::isfinite(v) ? float(v) : fallback; }
 } // namespace
 
-void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model) {
-    Images images(gltf, path, model);
+void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model, TextureAllocator& allocator) {
+    Images images(gltf, path, model, allocator);
     for (size_t i = 0; i < gltf.materials.size(); ++i) {
         const tinygltf::Material& g = gltf.materials[i];
         const std::string name = materialName(gltf, int(i));

@@ -81,8 +81,9 @@ std::string materialName(const tinygltf::Model& gltf, int material);
 // Every glTF material a submesh uses: factors, alpha mode and cutoff, double-sidedness, and the
 // base colour, normal, metallic-roughness and emissive textures. Images inside the file (or
 // external ones parse() read) are decoded here (texture/texture.h readImage); an image named by
-// URI that parse() could not read is left for resolveTextures to find on the search paths.
-void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model);
+// URI that parse() could not read is left for resolveTextures to find on the search paths. The
+// images' texels go into storage from `allocator` (the session library's when there is one).
+void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model, TextureAllocator& allocator);
 
 // ---- Animations (decode_anim.cpp) ----
 

@@ -1,6 +1,7 @@
 // glTF -> Model: nodes in an order where parents come first, skins, meshes (decode_mesh.cpp)
 // and animations (decode_anim.cpp).
 #include "gltf/gltf.h"
+#include "texture/texture.h"
 
 #include <unordered_map>
 
@@ -160,7 +161,7 @@ Error inFile(const std::filesystem::path& path, const Error& e) {
 }
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions&,
+Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
                    MeshAllocator& allocator) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();
@@ -175,7 +176,8 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
-    decodeMaterials(*gltf, path, model);
+    HeapTextureAllocator heap;
+    decodeMaterials(*gltf, path, model, options.textures ? options.textures->allocator() : heap);
     return model;
 }
 

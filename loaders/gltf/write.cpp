@@ -108,7 +108,8 @@ class Builder {
         return it->second;
     }
 
-    // A glTF texture of `t`'s base level as PNG; -1 when it has no CPU decoder (BC7).
+    // A glTF texture of `t`'s base level as PNG; -1 when the level does not decode (it does not
+    // lie in the texture's bytes).
     int image(const Texture& t) {
         auto [it, added] = textures_.try_emplace(&t, -1);
         if (!added) return it->second;

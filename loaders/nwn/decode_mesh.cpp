@@ -334,6 +334,11 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     return true;
 }
 
+glm::vec4 materialColour(const Model& model, const std::string& material) {
+    const int32_t m = findMaterial(model, material);
+    return m < 0 ? glm::vec4(1.0f) : model.materials[size_t(m)].baseColor;
+}
+
 void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha) {
     if (bitmap.empty() || findMaterial(model, bitmap) >= 0) return;
     Material m{.name = bitmap};

@@ -141,6 +141,9 @@ std::string lower(std::string_view s);
 // else .tga), the node's diffuse colour as base colour, its alpha (below 1: blended). The first
 // node naming a bitmap decides its colours (docs/formats/nwn.md).
 void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha);
+// What the writers put in a mesh node for its material: the base colour as diffuse (white
+// when the model holds no material of that name).
+glm::vec4 materialColour(const Model& model, const std::string& material);
 std::string hex(uint32_t value);
 
 // ---- The load (load.cpp, load_supermodel.cpp) ----

@@ -157,7 +157,7 @@ void Emitter::mesh(size_t at, const PlannedNode& n) {
     data_.set(at + 0x90, hi);
     data_.set(at + 0x9C, glm::length(hi - lo) * 0.5f);
     data_.set(at + 0xA0, sum / float(positions.size()));
-    data_.set(at + kMeshDiffuse, glm::vec3(0.8f));
+    data_.set(at + kMeshDiffuse, glm::vec3(materialColour(model_, piece.material)));
     data_.set(at + kMeshDiffuse + 12, glm::vec3(0.2f));
     data_.set(at + 0xD0, 1.0f);                 // shininess
     data_.set(at + 0xD4, uint32_t(1));          // shadow

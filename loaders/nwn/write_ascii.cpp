@@ -82,8 +82,11 @@ void Writer::mesh(const PlannedNode& n) {
     const AxisChange& c = plan_.change;
     const size_t count = piece.vertices.size();
     const glm::mat4 space = pieceSpace(model_, plan_, size_t(&n - plan_.nodes.data()));
-    out_ << "  bitmap " << (piece.material.empty() ? std::string("NULL") : piece.material) << "\n  verts"
-         << count << "\n";
+    const glm::vec4 colour = materialColour(model_, piece.material);
+    out_ << "  bitmap " << (piece.material.empty() ? std::string("NULL") : piece.material) << "\n  diffuse "
+         << glm::vec3(colour) << "\n";
+    if (colour.a < 1.0f) out_ << "  alpha " << colour.a << "\n";
+    out_ << "  verts" << count << "\n";
     for (uint32_t v : piece.vertices)
         out_ << "   " << glm::vec3(space * glm::vec4(c.point(a.positions[v]), 1.0f)) << "\n";
     out_ << "  normals" << count << "\n";

@@ -76,7 +76,7 @@ std::string hex(uint32_t v) {
 
 } // namespace
 
-Result<Texture> readDds(std::string_view file, std::span<const std::byte> bytes) {
+Result<Texture> readDds(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator) {
     Reader r(bytes, std::string(file));
     r.expect("DDS ", "magic");
     const size_t headerAt = r.offset();
@@ -171,22 +171,24 @@ Result<Texture> readDds(std::string_view file, std::span<const std::byte> bytes)
         return r.error();
     }
     std::span<const std::byte> data = r.bytes(size_t(storedTotal), "levels");
-    if (source.storedBytesPerTexel == 4 && !source.opaque) {
-        t.bytes.assign(data.begin(), data.end());
-    } else if (source.storedBytesPerTexel == 0) {
-        t.bytes.assign(data.begin(), data.end());
+    // The levels lie one after another in the file as in the storage: kept as stored, they are
+    // one copy from the mapped file into the (mapped GPU) storage.
+    std::shared_ptr<TextureStorage> storage = allocateLevels(t, allocator, total);
+    std::byte* out = storage->bytes.data();
+    if (source.storedBytesPerTexel == 0 || (source.storedBytesPerTexel == 4 && !source.opaque)) {
+        std::memcpy(out, data.data(), data.size());
     } else {
-        t.bytes.resize(size_t(total));
         const uint32_t stride = source.storedBytesPerTexel;
         for (uint64_t i = 0, n = total / 4; i < n; ++i) {
-            std::memcpy(&t.bytes[i * 4], &data[i * stride], 3);
-            t.bytes[i * 4 + 3] = std::byte{0xFF};
+            std::memcpy(out + i * 4, &data[i * stride], 3);
+            out[i * 4 + 3] = std::byte{0xFF};
         }
     }
+    storage->commit();
     return t;
 }
 
-Result<Texture> readBiowareDds(std::string_view file, std::span<const std::byte> bytes) {
+Result<Texture> readBiowareDds(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator) {
     Reader r(bytes, std::string(file));
     const uint32_t width = r.u32("header.width");
     const uint32_t height = r.u32("header.height");
@@ -226,7 +228,9 @@ Result<Texture> readBiowareDds(std::string_view file, std::span<const std::byte>
         return r.error();
     }
     std::span<const std::byte> data = r.bytes(size_t(total), "levels");
-    t.bytes.assign(data.begin(), data.end());
+    std::shared_ptr<TextureStorage> storage = allocateLevels(t, allocator, total);
+    std::memcpy(storage->bytes.data(), data.data(), data.size());
+    storage->commit();
     return t;
 }
 

@@ -3,6 +3,7 @@
 // so one block decodes to the same bytes everywhere.
 #include <cstring>
 
+#include "texture/decode_bc7.h"
 #include "texture/texture.h"
 
 namespace horde {
@@ -83,6 +84,7 @@ void decodeBlock(PixelFormat format, const std::byte* b, Texel out[16]) {
         channelBlock(b + 8, channel);
         for (int i = 0; i < 16; ++i) out[i][1] = channel[i];
         break;
+    case PixelFormat::BC7: decodeBc7Block(b, out); break;
     default: break;
     }
 }
@@ -110,7 +112,6 @@ Result<std::vector<uint8_t>> decodeRgba8(const Texture& t, size_t levelIndex) {
         }
         return out;
     }
-    if (t.format == PixelFormat::BC7) return Error{t.file + ": BC7 has no CPU decoder in horde"};
     const size_t blockSize = blockBytes(t.format), blocksWide = (w + 3) / 4;
     Texel block[16];
     for (size_t by = 0; by < (h + 3) / 4; ++by)

@@ -2,6 +2,7 @@
 // (stbi_info), so the decoded size is checked before anything is allocated for it.
 #include <cctype>
 #include <cstring>
+#include <memory>
 
 #include <stb/stb_image.h>
 
@@ -81,7 +82,7 @@ Status checkPngChunks(const std::string& name, std::span<const std::byte> bytes)
 }
 } // namespace
 
-Result<Texture> readImage(std::string_view file, std::span<const std::byte> bytes) {
+Result<Texture> readImage(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator) {
     const std::string name(file);
     // stb_image reads a dozen formats; only these three are texture formats of the games horde
     // reads, and TGA has no magic, so it is taken by name.
@@ -108,7 +109,7 @@ Result<Texture> readImage(std::string_view file, std::span<const std::byte> byte
     if (!png && !jpeg)
         if (Status tga = checkTga(name, bytes); !tga) return tga.error();
     int w = 0, h = 0, c = 0;
-    stbi_uc* texels = stbi_load_from_memory(data, size, &w, &h, &c, 4);
+    std::unique_ptr<stbi_uc, void (*)(void*)> texels(stbi_load_from_memory(data, size, &w, &h, &c, 4), stbi_image_free);
     if (!texels) return Error{name + ": texels: " + (stbi_failure_reason() ? stbi_failure_reason() : "undecodable")};
     Texture t;
     t.file = name;
@@ -116,16 +117,17 @@ Result<Texture> readImage(std::string_view file, std::span<const std::byte> byte
     t.width = uint32_t(w);
     t.height = uint32_t(h);
     t.levels.push_back({t.width, t.height, 0, uint64_t(w) * uint64_t(h) * 4});
-    const auto* begin = reinterpret_cast<const std::byte*>(texels);
-    t.bytes.assign(begin, begin + t.levels[0].size);
-    stbi_image_free(texels);
+    // stb_image decodes into memory of its own: one copy from there into the storage.
+    std::shared_ptr<TextureStorage> storage = allocateLevels(t, allocator, t.levels[0].size);
+    std::memcpy(storage->bytes.data(), texels.get(), size_t(t.levels[0].size));
+    storage->commit();
     return t;
 }
 
-Result<Texture> readTexture(std::string_view file, std::span<const std::byte> bytes) {
-    if (startsWith(bytes, "DDS ")) return readDds(file, bytes);
-    if (endsWith(file, ".dds")) return readBiowareDds(file, bytes);
-    return readImage(file, bytes);
+Result<Texture> readTexture(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator) {
+    if (startsWith(bytes, "DDS ")) return readDds(file, bytes, allocator);
+    if (endsWith(file, ".dds")) return readBiowareDds(file, bytes, allocator);
+    return readImage(file, bytes, allocator);
 }
 
 } // namespace horde

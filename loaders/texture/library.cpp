@@ -11,7 +11,7 @@ const TextureLibrary::Entry& TextureLibrary::load(const std::filesystem::path& f
     if (auto it = files_.find(key); it != files_.end()) return it->second;
     Entry entry;
     if (Result<MappedFile> mapped = MappedFile::open(file); !mapped) entry.error = mapped.error().message;
-    else if (Result<Texture> texture = readTexture(file.string(), mapped->bytes()); !texture) entry.error = texture.error().message;
+    else if (Result<Texture> texture = readTexture(file.string(), mapped->bytes(), allocator_); !texture) entry.error = texture.error().message;
     else entry.texture = std::make_shared<const Texture>(std::move(*texture));
     return files_.emplace(key, std::move(entry)).first->second;
 }

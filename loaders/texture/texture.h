@@ -25,19 +25,22 @@ constexpr uint32_t kMaxTextureSize = 16384;
 
 // DDS (dds.cpp): "DDS " + header (+ DX10 header); BC1-5 and BC7, 24/32-bit RGB(A)/BGR(A); a mip
 // chain or one level; no cube maps, volumes or arrays. Block-compressed levels are kept as
-// stored; 24-bit and alpha-less 32-bit texels are widened to 32 bits with alpha 255.
-Result<Texture> readDds(std::string_view file, std::span<const std::byte> bytes);
+// stored; 24-bit and alpha-less 32-bit texels are widened to 32 bits with alpha 255. Every reader
+// checks the whole file before it asks `allocator` for the levels' storage, then writes each
+// level once into it.
+Result<Texture> readDds(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator);
 // NWN's own ".dds" (dds.cpp): a 20-byte BioWare header (width, height, 3 = DXT1 or 4 = DXT5, base
 // level size, mean alpha) and as many whole levels of the chain as the file holds.
-Result<Texture> readBiowareDds(std::string_view file, std::span<const std::byte> bytes);
+Result<Texture> readBiowareDds(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator);
 // TGA, PNG and JPEG through stb_image (image.cpp), as one RGBA8 level, rows top-down. The decoded
-// size is checked against format.h's storage cap before stb_image allocates it.
-Result<Texture> readImage(std::string_view file, std::span<const std::byte> bytes);
+// size is checked against format.h's storage cap before stb_image allocates it; stb_image decodes
+// into memory of its own, copied once into the storage.
+Result<Texture> readImage(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator);
 // Any of them: "DDS " magic, else BioWare's DDS by a .dds name, else stb_image.
-Result<Texture> readTexture(std::string_view file, std::span<const std::byte> bytes);
+Result<Texture> readTexture(std::string_view file, std::span<const std::byte> bytes, TextureAllocator& allocator);
 
-// Level `level` of `t` as RGBA8 texels, rows top-down (decode_bc.cpp): BC1-5 decoded by the rules
-// of docs/formats/dds.md, RGBA8 and BGRA8 copied. BC7 has no decoder here: an error.
+// Level `level` of `t` as RGBA8 texels, rows top-down (decode_bc.cpp, decode_bc7.cpp): BC1-5 and
+// BC7 decoded by the rules of docs/formats/dds.md, RGBA8 and BGRA8 copied.
 Result<std::vector<uint8_t>> decodeRgba8(const Texture& t, size_t level = 0);
 // The base level as a PNG file's bytes (encode_png.cpp, stb_image_write).
 Result<std::vector<uint8_t>> encodePng(const Texture& t);
@@ -50,17 +53,21 @@ Result<std::vector<uint8_t>> encodePng(const Texture& t);
 std::filesystem::path findTextureFile(std::string_view name, std::span<const std::string_view> substitutes,
                                       std::span<const std::filesystem::path> dirs);
 
-// Reads each texture file once, however many materials and models name it (library.cpp).
+// Reads each texture file once, however many materials and models name it, into storage from
+// its allocator (library.cpp): GPU-visible for commands that draw, the heap for the others.
 class TextureLibrary {
   public:
+    explicit TextureLibrary(TextureAllocator& allocator) : allocator_(allocator) {}
     struct Entry {
         std::shared_ptr<const Texture> texture; // null when the file could not be read
         std::string error;
     };
     const Entry& load(const std::filesystem::path& file);
     size_t size() const { return files_.size(); }
+    TextureAllocator& allocator() const { return allocator_; }
 
   private:
+    TextureAllocator& allocator_;
     std::map<std::filesystem::path, Entry> files_;
 };
 

@@ -32,7 +32,7 @@ std::shared_ptr<const Texture> bc1Texture() {
     t.width = 8;
     t.height = 4;
     t.levels.push_back({8, 4, 0, 16});
-    t.bytes = b.data();
+    copyLevels(t, b.span());
     return std::make_shared<const Texture>(std::move(t));
 }
 
@@ -43,7 +43,8 @@ std::shared_ptr<const Texture> bgraTexture() {
     t.width = 2;
     t.height = 1;
     t.levels.push_back({2, 1, 0, 8});
-    for (int v = 10; v <= 80; v += 10) t.bytes.push_back(std::byte(v));
+    const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+    copyLevels(t, std::as_bytes(std::span(texels)));
     return std::make_shared<const Texture>(std::move(t));
 }
 

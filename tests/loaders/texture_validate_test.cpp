@@ -17,7 +17,7 @@ std::shared_ptr<const Texture> texture(PixelFormat format, uint32_t w, uint32_t 
     t.width = w;
     t.height = h;
     t.levels.push_back({w, h, 0, bytes.size()});
-    for (uint8_t b : bytes) t.bytes.push_back(std::byte(b));
+    copyLevels(t, std::as_bytes(std::span(bytes)));
     return std::make_shared<const Texture>(std::move(t));
 }
 
