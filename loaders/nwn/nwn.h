@@ -424,13 +424,16 @@ Status writeAsciiModel(const Model& model, const std::filesystem::path& path);
 // The writer's plan: the file's node tree in pre-order, in the file's axes, with every mesh cut
 // into the pieces the format can hold. Built first so that byte emission needs no decisions.
 
-// Source axes -> NWN axes (Z up, right-handed, counter-clockwise fronts): a signed permutation.
+// Source axes -> NWN axes (Z up, right-handed, counter-clockwise fronts): a signed permutation,
+// and source units -> metres (the reader takes NWN files as metres).
 struct AxisChange {
     glm::mat3 axes{1.0f};
+    float units = 1.0f;
     float determinant = 1.0f;
     bool flipWinding = false;
 
-    glm::vec3 point(glm::vec3 p) const { return axes * p; }
+    glm::vec3 point(glm::vec3 p) const { return axes * p * units; }
+    glm::vec3 direction(glm::vec3 v) const { return axes * v; }
     // Conjugating a rotation by a (possibly improper) axis change is linear in the quaternion:
     // the vector part turns with the axes and takes the determinant's sign.
     glm::vec4 rotation(glm::vec4 q) const { return glm::vec4(determinant * (axes * glm::vec3(q)), q.w); }

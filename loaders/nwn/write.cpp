@@ -128,7 +128,7 @@ void Emitter::mesh(size_t at, const PlannedNode& n) {
     const glm::mat4 space = pieceSpace(model_, plan_, self);
     for (uint32_t v : piece.vertices) {
         positions.push_back(glm::vec3(space * glm::vec4(c.point(a.positions[v]), 1.0f)));
-        normals.push_back(turnNormal(space, c.point(a.normals[v])));
+        normals.push_back(turnNormal(space, c.direction(a.normals[v])));
         if (mesh.layout().uvSets > 0) uvs.push_back(a.uv0[v]);
         lo = glm::min(lo, positions.back());
         hi = glm::max(hi, positions.back());

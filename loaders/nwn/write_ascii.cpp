@@ -91,7 +91,7 @@ void Writer::mesh(const PlannedNode& n) {
         out_ << "   " << glm::vec3(space * glm::vec4(c.point(a.positions[v]), 1.0f)) << "\n";
     out_ << "  normals" << count << "\n";
     for (uint32_t v : piece.vertices)
-        out_ << "   " << turnNormal(space, c.point(a.normals[v])) << "\n";
+        out_ << "   " << turnNormal(space, c.direction(a.normals[v])) << "\n";
     const uint32_t uvSets = mesh.layout().uvSets;
     for (uint32_t set = 0; set < uvSets; ++set) {
         out_ << (set == 0 ? "  tverts" : "  tverts1") << count << "\n";

@@ -16,6 +16,7 @@ AxisChange toNwnAxes(const Axes& source) {
     file.up = Axes::Up::Z;
     AxisChange c;
     c.axes = glm::inverse(glm::mat3(axesToWorld(file))) * glm::mat3(axesToWorld(source));
+    c.units = source.metresPerUnit / file.metresPerUnit;
     c.determinant = glm::determinant(c.axes) < 0.0f ? -1.0f : 1.0f;
     c.flipWinding = frontFaceClockwise(source) != frontFaceClockwise(file);
     return c;

@@ -2,6 +2,10 @@
 // metres, upright, measures and stands the same once written and read back. Checked against
 // the source's own numbers moved to metres by hand (axes map times metres per unit), in double
 // precision: vertex positions and each node's rest position in the model.
+#include <algorithm>
+#include <string>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "anim/reference.h"
@@ -68,14 +72,27 @@ TEST_P(WriterUnits, TheModelKeepsItsSizeAndStandsUpright) {
     ASSERT_GT(radius, 0.0);
     const double tolerance = 1e-5 * radius;
 
-    ASSERT_EQ(back->meshes.size(), source.meshes.size());
+    // The box around every vertex (formats that cut meshes into pieces keep it), then vertex by
+    // vertex where the file keeps the mesh whole.
+    auto box = [](const Model& m) {
+        glm::dvec3 lo(1e30), hi(-1e30);
+        for (const Mesh& mesh : m.meshes)
+            for (glm::vec3 p : mesh.arrays().positions) lo = glm::min(lo, metres(m.axes, p)), hi = glm::max(hi, metres(m.axes, p));
+        return std::pair{lo, hi};
+    };
+    const auto [loA, hiA] = box(source);
+    const auto [loB, hiB] = box(*back);
+    EXPECT_LT(glm::length(loB - loA) + glm::length(hiB - hiA), tolerance) << c.label << ": the bind pose's box, in metres";
     const auto& a = source.meshes[0].arrays().positions;
-    const auto& b = back->meshes[0].arrays().positions;
-    ASSERT_EQ(b.size(), a.size());
-    double worst = 0.0;
-    for (size_t v = 0; v < a.size(); ++v)
-        worst = std::max(worst, glm::length(metres(back->axes, b[v]) - metres(source.axes, a[v])));
-    EXPECT_LT(worst, tolerance) << c.label << ": farthest vertex, in metres, of a model " << radius << " m across";
+    if (back->meshes.size() == source.meshes.size() && back->meshes[0].vertexCount() == a.size()) {
+        const auto& b = back->meshes[0].arrays().positions;
+        double worst = 0.0;
+        for (size_t v = 0; v < a.size(); ++v)
+            worst = std::max(worst, glm::length(metres(back->axes, b[v]) - metres(source.axes, a[v])));
+        EXPECT_LT(worst, tolerance) << c.label << ": farthest vertex, in metres, of a model " << radius << " m across";
+    } else {
+        EXPECT_TRUE(std::string(c.format).starts_with("nwn")) << "only NWN cuts meshes into pieces";
+    }
 
     const std::vector<glm::dvec3> restA = restPositions(source), restB = restPositions(*back);
     size_t compared = 0;
@@ -97,9 +114,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"emi", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"},
                       Case{"swtor", axes(Axes::Up::Y, 1.0f), "metres"},
                       Case{"swtor", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"},
+                      Case{"nwn", axes(Axes::Up::Y, 0.1f), "decimetres"},
+                      Case{"nwn-ascii", axes(Axes::Up::Y, 0.01f), "centimetres"},
                       Case{"gltf", axes(Axes::Up::Z, 0.01f), "centimetres, Z up"}),
     [](const ::testing::TestParamInfo<Case>& param) {
-        return std::string(param.param.format) + "_" + std::to_string(param.index);
+        std::string name = std::string(param.param.format) + "_" + std::to_string(param.index);
+        std::replace(name.begin(), name.end(), '-', '_');
+        return name;
     });
 
 } // namespace
