@@ -24,6 +24,18 @@ CliRun runCli(const std::string& args, bool withErrors = false) {
 
 } // namespace
 
+// The texture an NWN monster's `hide` material names, as an uncompressed true-colour TGA: 2 x 3
+// texels of 24 bits, rows bottom-up (image descriptor 0); upper case, found case-insensitively.
+void writeHideTga(const std::filesystem::path& folder) {
+    std::string tga(18, '\0');
+    tga[2] = 2;
+    tga[12] = 2;
+    tga[14] = 3;
+    tga[16] = 24;
+    tga += std::string(2 * 3 * 3, '\x40');
+    std::ofstream(folder / "HIDE.tga", std::ios::binary) << tga;
+}
+
 TEST(Cli, InfoJsonHasTheDocumentedShape) {
     CliRun r = runCli("info monster --json");
     ASSERT_EQ(r.code, 0);
@@ -85,14 +97,7 @@ TEST(Cli, InfoJsonListsMaterialsAndTheirTextures) {
     horde::test::TempDir dir("horde_cli");
     const std::string model = (dir.path / "beast.mdl").string();
     ASSERT_EQ(runCli("convert monster --to nwn --out " + model).code, 0);
-    // Uncompressed true-colour TGA, 24 bits a texel, rows bottom-up (image descriptor 0).
-    std::string tga(18, '\0');
-    tga[2] = 2;
-    tga[12] = 2;
-    tga[14] = 3;
-    tga[16] = 24;
-    tga += std::string(2 * 3 * 3, '\x40');
-    std::ofstream(dir.path / "HIDE.tga", std::ios::binary) << tga;
+    writeHideTga(dir.path);
     CliRun r = runCli("info " + model + " --json");
     ASSERT_EQ(r.code, 0) << r.out;
     json j = json::parse(r.out);
@@ -128,13 +133,7 @@ TEST(Cli, InfoFolderListsTexturesNotFoundUnderTheModelNamingThem) {
     horde::test::TempDir dir("horde_cli");
     const std::filesystem::path model = dir.path / "beast.mdl";
     ASSERT_EQ(runCli("convert monster --to nwn --out " + model.string()).code, 0);
-    std::string tga(18, '\0');
-    tga[2] = 2;
-    tga[12] = 2;
-    tga[14] = 3;
-    tga[16] = 24;
-    tga += std::string(2 * 3 * 3, '\x40');
-    std::ofstream(dir.path / "HIDE.tga", std::ios::binary) << tga;
+    writeHideTga(dir.path);
 
     horde::HeapMeshAllocator allocator;
     horde::Result<horde::Model> loaded = horde::loadModel(model, {}, allocator);
