@@ -53,6 +53,7 @@ int GpuSession::openAll(const DeviceChoice& choice, const std::vector<ModelInput
 }
 
 int GpuSession::finish(int code) {
+    if (!device) return code;
     others.clear();
     model.reset();
     textures.reset();

@@ -1,6 +1,7 @@
 #pragma once
 // What every benchmark of one run shares: the Vulkan device, the models at each size, and the
 // device's own copy bandwidth (the yardstick for each pass), measured once in the same run.
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -13,8 +14,23 @@
 
 namespace horde::bench {
 
+// A folder of this run's own under the system's temporary folder, removed with the run: two runs
+// at once never write each other's files.
+class ScratchDir {
+  public:
+    ScratchDir();
+    ~ScratchDir();
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
 struct Context {
     bool quick = false;
+    ScratchDir scratch; // files the decode benchmarks write and read back
     std::unique_ptr<Device> device;
     std::unique_ptr<GpuMeshAllocator> allocator;
     // By size and whether it wears the generated skin (monsterSkin).

@@ -1,5 +1,10 @@
 #include "bench_context.h"
 
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
+
 #include "shaders/gpu_types.h"
 #include "shaders/spirv.h"
 #include "vk/check.h"
@@ -7,6 +12,16 @@
 #include "vk/pipeline.h"
 
 namespace horde::bench {
+
+ScratchDir::ScratchDir()
+    : path_(std::filesystem::temp_directory_path() / ("horde_bench_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
 
 Model& Context::monster(const MonsterParams& p, bool skinned) {
     auto key = std::make_tuple(p.legPairs, p.sides, p.ringsPerBone, skinned);

@@ -238,8 +238,7 @@ std::shared_ptr<Written> monsterOfSize(const Format& format, size_t bytes, const
 } // namespace
 
 void registerDecodeBenchmarks(Context& context) {
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "horde_bench";
-    std::filesystem::create_directories(dir);
+    const std::filesystem::path& dir = context.scratch.path();
     std::vector<std::pair<std::string, size_t>> sizes = {{"1MB", 1u << 20}};
     if (!context.quick) sizes.push_back({"50MB", 50'000'000});
 

@@ -68,8 +68,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
                                   : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
     ViewCamera view = orbitView(camera, aspect, scene->worldBounds().radius(), extent.height);
-    // A brute-force frame of 16,384 standard monsters takes minutes on lavapipe.
-    FrameSlots slots(device, 1, 900'000'000'000ull);
+    FrameSlots slots(device, 1, kOfflineFenceTimeoutNs);
 
     // horde's own per-frame CPU work: the same recording with nothing executing. On a device
     // that runs on the CPU (lavapipe) the frame just finished still occupies the cores and has

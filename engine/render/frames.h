@@ -10,6 +10,11 @@
 
 namespace horde {
 
+// Frames rendered offline (headless images, benchmarks) may take minutes on a CPU driver: a
+// brute-force frame of 16,384 standard monsters took about two minutes on lavapipe
+// (docs/PERFORMANCE.md), past kFenceTimeoutNs. Only a device that hangs waits this long.
+constexpr uint64_t kOfflineFenceTimeoutNs = 900'000'000'000ull;
+
 class FrameSlots {
   public:
     // A frame taking longer than `fenceTimeoutNs` counts as a lost device (a benchmark of a

@@ -29,7 +29,7 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "frame readback");
 
     HeadlessResult result;
-    FrameSlots slots(device, kFramesInFlight);
+    FrameSlots slots(device, kFramesInFlight, kOfflineFenceTimeoutNs);
     for (uint32_t f = 0; f < options.frames; ++f) {
         uint32_t s = f % kFramesInFlight;
         if (slots.wait(s)) result.stats.collect(scene, s);

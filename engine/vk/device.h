@@ -30,7 +30,8 @@ struct MessageCounts {
 // The longest horde waits on one fence. A driver must return from a wait on a lost device, but
 // a GPU that hangs without its driver noticing (or a driver that never returns) would block an
 // unbounded wait forever; past this the device is taken as lost. Lavapipe needs about 0.18 s per
-// million skinned vertices (docs/PERFORMANCE.md): only a frame of a billion would come near it.
+// million skinned vertices (docs/PERFORMANCE.md), so an interactive frame never comes near it;
+// offline rendering allows longer (render/frames.h).
 constexpr uint64_t kFenceTimeoutNs = 120'000'000'000ull;
 
 // True when validation should be on unless the user says otherwise (debug and sanitizer builds,
