@@ -363,3 +363,178 @@ TEST_F(TextureDrawTest, ATextureThatCannotBeUploadedDrawsTheChecker) {
     expectPixel(image, 4, 4, lit({255, 0, 255, 255}));
     expectPixel(image, 12, 4, lit({0, 0, 0, 255}));
 }
+
+namespace {
+
+// Each texture in the format it is stored in, built by hand from the block layouts (Microsoft's
+// BC1 to BC7 documentation), so the expected texels below are the spec's, not a decoder's.
+std::shared_ptr<Texture> blockTexture(PixelFormat format, std::vector<uint8_t> bytes) {
+    auto t = std::make_shared<Texture>();
+    t->file = std::string(pixelFormatName(format)) + ".dds";
+    t->format = format;
+    t->width = t->height = 4;
+    t->levels.push_back({4, 4, 0, bytes.size()});
+    copyLevels(*t, std::as_bytes(std::span(bytes)));
+    return t;
+}
+
+void putLittle(std::vector<uint8_t>& out, uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
+}
+
+// Quadrant of texel (x, y) in 0..3 as kQuadrant numbers them.
+uint32_t quadrantOf(uint32_t x, uint32_t y) {
+    return (y / 2) * 2 + x / 2;
+}
+
+// A BC1-layout colour block, four-colour mode (colour0 > colour1): per quadrant index 0 or 1.
+constexpr uint16_t kColour0 = (20 << 11) | (40 << 5) | 10, kColour1 = (5 << 11) | (50 << 5) | 25;
+void colourBlock(std::vector<uint8_t>& out, const std::array<uint32_t, 4>& indexPerQuadrant) {
+    uint32_t bits = 0;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x)
+            bits |= indexPerQuadrant[quadrantOf(x, y)] << (2 * (4 * y + x));
+    putLittle(out, kColour0, 2);
+    putLittle(out, kColour1, 2);
+    putLittle(out, bits, 4);
+}
+
+// The colour endpoints as 8-bit-equivalent sRGB values: 5- and 6-bit channels as c / 31, c / 63.
+std::array<int, 3> litUnorm(double r, double g, double b, bool srgb) {
+    const double f = light({0, 0, 1});
+    auto one = [&](double v) { return int(std::lround(255.0 * toSrgb((srgb ? toLinear(v) : v) * f + 0.02))); };
+    return {one(r), one(g), one(b)};
+}
+const std::array<int, 3> kFirst = litUnorm(20 / 31.0, 40 / 63.0, 10 / 31.0, true),
+                         kSecond = litUnorm(5 / 31.0, 50 / 63.0, 25 / 31.0, true);
+const std::array<int, 3> kClear = {kBackground[0], kBackground[1], kBackground[2]};
+
+Material masked(std::shared_ptr<const Texture> texture) {
+    Material m = material("masked", std::move(texture));
+    m.alpha = AlphaMode::Mask;
+    m.alphaCutoff = 0.6f;
+    return m;
+}
+
+} // namespace
+
+// BC2: explicit 4-bit alpha per texel (15 opaque; 8 / 15 = 0.53, under the 0.6 cutoff), then a
+// colour block (top-left index 0, bottom-right index 1).
+TEST_F(TextureDrawTest, Bc2ExplicitAlphaAndColourBlock) {
+    std::vector<uint8_t> block;
+    uint64_t alpha = 0;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) {
+            uint32_t q = quadrantOf(x, y);
+            alpha |= uint64_t(q == 0 || q == 3 ? 15 : 8) << (4 * (4 * y + x));
+        }
+    putLittle(block, alpha, 8);
+    colourBlock(block, {0, 0, 0, 1});
+    GpuMeshAllocator allocator(device());
+    Model model = quadModel(allocator, {masked(blockTexture(PixelFormat::BC2, block))});
+    Image8 image = render(model);
+    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], kFirst);
+    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], kClear, 0);
+    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], kClear, 0);
+    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], kSecond);
+}
+
+// BC3: alpha0 = 255 > alpha1 = 0 (eight-value mode), 3-bit indices 0 (opaque) in the top-left
+// and bottom-right quadrants, 1 (transparent) in the others; then the colour block.
+TEST_F(TextureDrawTest, Bc3InterpolatedAlphaAndColourBlock) {
+    std::vector<uint8_t> block = {255, 0};
+    uint64_t indices = 0;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) {
+            uint32_t q = quadrantOf(x, y);
+            indices |= uint64_t(q == 0 || q == 3 ? 0 : 1) << (3 * (4 * y + x));
+        }
+    putLittle(block, indices, 6);
+    colourBlock(block, {0, 0, 0, 1});
+    GpuMeshAllocator allocator(device());
+    Model model = quadModel(allocator, {masked(blockTexture(PixelFormat::BC3, block))});
+    Image8 image = render(model);
+    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], kFirst);
+    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], kClear, 0);
+    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], kClear, 0);
+    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], kSecond);
+}
+
+// BC4 and BC5 are data, not colour (UNORM, no sRGB curve): BC4 fills red only, BC5 red and green.
+// Each channel block: value0 = 200 > value1 = 40, indices 0 in the top-left and bottom-right
+// quadrants (200 / 255), 1 in the others (40 / 255).
+TEST_F(TextureDrawTest, Bc4AndBc5AreSampledAsLinearChannels) {
+    auto channelBlock = [](std::vector<uint8_t>& out, bool swap) {
+        out.push_back(200);
+        out.push_back(40);
+        uint64_t indices = 0;
+        for (uint32_t y = 0; y < 4; ++y)
+            for (uint32_t x = 0; x < 4; ++x) {
+                uint32_t q = quadrantOf(x, y);
+                indices |= uint64_t((q == 0 || q == 3) != swap ? 0 : 1) << (3 * (4 * y + x));
+            }
+        putLittle(out, indices, 6);
+    };
+    const double high = 200 / 255.0, low = 40 / 255.0;
+    std::vector<uint8_t> bc4, bc5;
+    channelBlock(bc4, false);
+    channelBlock(bc5, false);
+    channelBlock(bc5, true); // green: the other way round
+    GpuMeshAllocator allocator(device());
+    Image8 red = render(quadModel(allocator, {material("bc4", blockTexture(PixelFormat::BC4, bc4))}));
+    expectPixel(red, kQuadrant[0][0], kQuadrant[0][1], litUnorm(high, 0, 0, false));
+    expectPixel(red, kQuadrant[1][0], kQuadrant[1][1], litUnorm(low, 0, 0, false));
+    Image8 redGreen = render(quadModel(allocator, {material("bc5", blockTexture(PixelFormat::BC5, bc5))}));
+    expectPixel(redGreen, kQuadrant[0][0], kQuadrant[0][1], litUnorm(high, low, 0, false));
+    expectPixel(redGreen, kQuadrant[1][0], kQuadrant[1][1], litUnorm(low, high, 0, false));
+}
+
+// BC7 mode 6: one subset, 7-bit RGBA endpoints with a p-bit each (endpoint = value << 1 | p),
+// 4-bit indices (the first texel's 3 bits, its top bit implied 0). Index 0 is endpoint 0 and 15
+// endpoint 1 exactly (weights 0 and 64).
+TEST_F(TextureDrawTest, Bc7Mode6EndpointsByQuadrant) {
+    std::array<uint8_t, 16> block{};
+    uint32_t bit = 0;
+    auto put = [&](uint32_t value, uint32_t count) {
+        for (uint32_t i = 0; i < count; ++i, ++bit)
+            if (value >> i & 1u) block[bit / 8] |= uint8_t(1u << (bit % 8));
+    };
+    put(1u << 6, 7); // mode 6
+    const uint32_t e0[4] = {100, 20, 15, 127}, e1[4] = {10, 90, 60, 127};
+    for (int c = 0; c < 4; ++c) {
+        put(e0[c], 7);
+        put(e1[c], 7);
+    }
+    put(1, 1); // p0: endpoint 0 = value << 1 | 1
+    put(0, 1); // p1
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) {
+            uint32_t q = quadrantOf(x, y);
+            put(q == 0 || q == 3 ? 0 : 15, x == 0 && y == 0 ? 3 : 4);
+        }
+    ASSERT_EQ(bit, 128u);
+    GpuMeshAllocator allocator(device());
+    Image8 image = render(quadModel(
+        allocator, {material("bc7", blockTexture(PixelFormat::BC7, std::vector<uint8_t>(block.begin(), block.end())))}));
+    const std::array<uint8_t, 4> first = {201, 41, 31, 255}, second = {20, 180, 120, 254};
+    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], lit(first));
+    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], lit(second));
+    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], lit(second));
+    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], lit(first));
+}
+
+// BGRA8 (uncompressed DDS files in the A8R8G8B8 layout): blue first in memory.
+TEST_F(TextureDrawTest, Bgra8SwapsRedAndBlue) {
+    const std::array<std::array<uint8_t, 4>, 4> q = {
+        {{200, 40, 30, 255}, {20, 180, 60, 255}, {30, 70, 220, 255}, {250, 240, 10, 255}}};
+    std::vector<uint8_t> texels;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) {
+            const std::array<uint8_t, 4>& t = q[quadrantOf(x, y)];
+            texels.insert(texels.end(), {t[2], t[1], t[0], t[3]});
+        }
+    GpuMeshAllocator allocator(device());
+    Image8 image = render(quadModel(allocator, {material("bgra", blockTexture(PixelFormat::BGRA8, texels))}));
+    for (int i = 0; i < 4; ++i)
+        expectPixel(image, kQuadrant[i][0], kQuadrant[i][1], lit(q[size_t(i)]));
+}
