@@ -387,16 +387,21 @@ uint32_t quadrantOf(uint32_t x, uint32_t y) {
     return (y / 2) * 2 + x / 2;
 }
 
+// A block's per-texel field, `bits` wide, texel (x, y) at bit bits x (4y + x): its quadrant's value.
+uint64_t byQuadrant(uint32_t bits, const std::array<uint32_t, 4>& valuePerQuadrant) {
+    uint64_t packed = 0;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x)
+            packed |= uint64_t(valuePerQuadrant[quadrantOf(x, y)]) << (bits * (4 * y + x));
+    return packed;
+}
+
 // A BC1-layout colour block, four-colour mode (colour0 > colour1): per quadrant index 0 or 1.
 constexpr uint16_t kColour0 = (20 << 11) | (40 << 5) | 10, kColour1 = (5 << 11) | (50 << 5) | 25;
 void colourBlock(std::vector<uint8_t>& out, const std::array<uint32_t, 4>& indexPerQuadrant) {
-    uint32_t bits = 0;
-    for (uint32_t y = 0; y < 4; ++y)
-        for (uint32_t x = 0; x < 4; ++x)
-            bits |= indexPerQuadrant[quadrantOf(x, y)] << (2 * (4 * y + x));
     putLittle(out, kColour0, 2);
     putLittle(out, kColour1, 2);
-    putLittle(out, bits, 4);
+    putLittle(out, byQuadrant(2, indexPerQuadrant), 4);
 }
 
 // The colour endpoints as 8-bit-equivalent sRGB values: 5- and 6-bit channels as c / 31, c / 63.
@@ -409,7 +414,7 @@ const std::array<int, 3> kFirst = litUnorm(20 / 31.0, 40 / 63.0, 10 / 31.0, true
                          kSecond = litUnorm(5 / 31.0, 50 / 63.0, 25 / 31.0, true);
 const std::array<int, 3> kClear = {kBackground[0], kBackground[1], kBackground[2]};
 
-Material masked(std::shared_ptr<const Texture> texture) {
+Material maskedMaterial(std::shared_ptr<const Texture> texture) {
     Material m = material("masked", std::move(texture));
     m.alpha = AlphaMode::Mask;
     m.alphaCutoff = 0.6f;
@@ -418,46 +423,36 @@ Material masked(std::shared_ptr<const Texture> texture) {
 
 } // namespace
 
+// The block drawn through a masked material: the top-left quadrant shows colour 0, the
+// bottom-right colour 1, the other two (alpha under the cutoff) the clear colour.
+class MaskedBlockTest : public TextureDrawTest {
+  protected:
+    void expectMaskedQuadrants(PixelFormat format, const std::vector<uint8_t>& block) {
+        GpuMeshAllocator allocator(device());
+        Image8 image = render(quadModel(allocator, {maskedMaterial(blockTexture(format, block))}));
+        expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], kFirst);
+        expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], kClear, 0);
+        expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], kClear, 0);
+        expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], kSecond);
+    }
+};
+
 // BC2: explicit 4-bit alpha per texel (15 opaque; 8 / 15 = 0.53, under the 0.6 cutoff), then a
 // colour block (top-left index 0, bottom-right index 1).
-TEST_F(TextureDrawTest, Bc2ExplicitAlphaAndColourBlock) {
+TEST_F(MaskedBlockTest, Bc2ExplicitAlphaAndColourBlock) {
     std::vector<uint8_t> block;
-    uint64_t alpha = 0;
-    for (uint32_t y = 0; y < 4; ++y)
-        for (uint32_t x = 0; x < 4; ++x) {
-            uint32_t q = quadrantOf(x, y);
-            alpha |= uint64_t(q == 0 || q == 3 ? 15 : 8) << (4 * (4 * y + x));
-        }
-    putLittle(block, alpha, 8);
+    putLittle(block, byQuadrant(4, {15, 8, 8, 15}), 8);
     colourBlock(block, {0, 0, 0, 1});
-    GpuMeshAllocator allocator(device());
-    Model model = quadModel(allocator, {masked(blockTexture(PixelFormat::BC2, block))});
-    Image8 image = render(model);
-    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], kFirst);
-    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], kClear, 0);
-    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], kClear, 0);
-    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], kSecond);
+    expectMaskedQuadrants(PixelFormat::BC2, block);
 }
 
 // BC3: alpha0 = 255 > alpha1 = 0 (eight-value mode), 3-bit indices 0 (opaque) in the top-left
 // and bottom-right quadrants, 1 (transparent) in the others; then the colour block.
-TEST_F(TextureDrawTest, Bc3InterpolatedAlphaAndColourBlock) {
+TEST_F(MaskedBlockTest, Bc3InterpolatedAlphaAndColourBlock) {
     std::vector<uint8_t> block = {255, 0};
-    uint64_t indices = 0;
-    for (uint32_t y = 0; y < 4; ++y)
-        for (uint32_t x = 0; x < 4; ++x) {
-            uint32_t q = quadrantOf(x, y);
-            indices |= uint64_t(q == 0 || q == 3 ? 0 : 1) << (3 * (4 * y + x));
-        }
-    putLittle(block, indices, 6);
+    putLittle(block, byQuadrant(3, {0, 1, 1, 0}), 6);
     colourBlock(block, {0, 0, 0, 1});
-    GpuMeshAllocator allocator(device());
-    Model model = quadModel(allocator, {masked(blockTexture(PixelFormat::BC3, block))});
-    Image8 image = render(model);
-    expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], kFirst);
-    expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], kClear, 0);
-    expectPixel(image, kQuadrant[2][0], kQuadrant[2][1], kClear, 0);
-    expectPixel(image, kQuadrant[3][0], kQuadrant[3][1], kSecond);
+    expectMaskedQuadrants(PixelFormat::BC3, block);
 }
 
 // BC4 and BC5 are data, not colour (UNORM, no sRGB curve): BC4 fills red only, BC5 red and green.
@@ -467,13 +462,7 @@ TEST_F(TextureDrawTest, Bc4AndBc5AreSampledAsLinearChannels) {
     auto channelBlock = [](std::vector<uint8_t>& out, bool swap) {
         out.push_back(200);
         out.push_back(40);
-        uint64_t indices = 0;
-        for (uint32_t y = 0; y < 4; ++y)
-            for (uint32_t x = 0; x < 4; ++x) {
-                uint32_t q = quadrantOf(x, y);
-                indices |= uint64_t((q == 0 || q == 3) != swap ? 0 : 1) << (3 * (4 * y + x));
-            }
-        putLittle(out, indices, 6);
+        putLittle(out, swap ? byQuadrant(3, {1, 0, 0, 1}) : byQuadrant(3, {0, 1, 1, 0}), 6);
     };
     const double high = 200 / 255.0, low = 40 / 255.0;
     std::vector<uint8_t> bc4, bc5;
