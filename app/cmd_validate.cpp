@@ -150,7 +150,7 @@ int run(ValidateArgs& args) {
     report.maxDifferingPixels = args.maxDifferingPixels;
     report.pixelTolerance = args.pixelTolerance;
     report.tolerances = args.tolerances;
-    report.checks = compareStructure(a, b);
+    report.checks = compareStructure(a, b, report.a, report.b);
     double radius = metresRadius(a);
     report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
     report.checks.push_back(report.attributes.matching);

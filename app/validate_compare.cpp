@@ -73,24 +73,64 @@ Check hierarchy(const Model& a, const Model& b) {
     return f.check("hierarchy", detail);
 }
 
-Check joints(const Model& a, const Model& b) {
+// Which of the skin's joints some vertex of its meshes weighs.
+std::vector<bool> weightedJoints(const Model& m, size_t skin) {
+    std::vector<bool> weighted(m.skins[skin].joints.size(), false);
+    for (const Mesh& mesh : m.meshes) {
+        if (mesh.skin != int32_t(skin)) continue;
+        const MeshArrays& v = mesh.arrays();
+        for (size_t i = 0; i < v.weights.size(); ++i)
+            for (int k = 0; k < 4; ++k)
+                if (v.weights[i][k] > 0.0f && v.joints[i][k] < weighted.size()) weighted[v.joints[i][k]] = true;
+    }
+    return weighted;
+}
+
+// The skin's joint names in order, less those no vertex weighs that the other side lacks: a
+// format may list only the joints its vertices use (SWTOR meshes do), which skins the same.
+std::vector<std::string> comparableJoints(const Model& m, size_t skin, const Model& other, size_t otherSkin,
+                                          std::vector<std::string>& dropped) {
+    std::vector<std::string> names;
+    for (uint32_t j : other.skins[otherSkin].joints) names.push_back(other.nodes[j].name);
+    std::sort(names.begin(), names.end());
+    const std::vector<bool> weighted = weightedJoints(m, skin);
+    std::vector<std::string> kept;
+    for (size_t j = 0; j < m.skins[skin].joints.size(); ++j) {
+        const std::string& name = m.nodes[m.skins[skin].joints[j]].name;
+        if (!weighted[j] && !std::binary_search(names.begin(), names.end(), name))
+            dropped.push_back(name);
+        else
+            kept.push_back(name);
+    }
+    return kept;
+}
+
+Check joints(const Model& a, const Model& b, const std::string& aName, const std::string& bName) {
     Findings f;
     if (a.skins.size() != b.skins.size())
         f.add(std::to_string(a.skins.size()) + " skins vs " + std::to_string(b.skins.size()));
     size_t total = 0;
+    std::vector<std::string> onlyA, onlyB;
     for (size_t s = 0; s < std::min(a.skins.size(), b.skins.size()); ++s) {
-        const Skin &sa = a.skins[s], &sb = b.skins[s];
-        total += sa.joints.size();
-        if (sa.joints.size() != sb.joints.size())
-            f.add("skin " + std::to_string(s) + ": " + std::to_string(sa.joints.size()) + " joints vs " +
-                  std::to_string(sb.joints.size()));
-        for (size_t j = 0; j < std::min(sa.joints.size(), sb.joints.size()); ++j)
-            if (a.nodes[sa.joints[j]].name != b.nodes[sb.joints[j]].name)
-                f.add("skin " + std::to_string(s) + " joint " + std::to_string(j) + ": '" +
-                      a.nodes[sa.joints[j]].name + "' vs '" + b.nodes[sb.joints[j]].name + "'");
+        const std::vector<std::string> ja = comparableJoints(a, s, b, s, onlyA), jb = comparableJoints(b, s, a, s, onlyB);
+        total += ja.size();
+        if (ja.size() != jb.size())
+            f.add("skin " + std::to_string(s) + ": " + std::to_string(ja.size()) + " joints vs " +
+                  std::to_string(jb.size()));
+        for (size_t j = 0; j < std::min(ja.size(), jb.size()); ++j)
+            if (ja[j] != jb[j])
+                f.add("skin " + std::to_string(s) + " joint " + std::to_string(j) + ": '" + ja[j] + "' vs '" + jb[j] + "'");
     }
-    return f.check("joints", std::to_string(total) + " joints in " + std::to_string(a.skins.size()) +
-                                 " skins, same names in order");
+    std::string detail = std::to_string(total) + " joints in " + std::to_string(a.skins.size()) + " skins, same names in order";
+    auto unweighted = [&](const std::vector<std::string>& names, const std::string& side) {
+        if (names.empty()) return;
+        detail += "; " + std::to_string(names.size()) + " joint(s) no vertex weighs only in " + side + ":";
+        for (size_t i = 0; i < std::min<size_t>(names.size(), 4); ++i) detail += " '" + names[i] + "'";
+        if (names.size() > 4) detail += " ...";
+    };
+    unweighted(onlyA, aName);
+    unweighted(onlyB, bName);
+    return f.check("joints", detail);
 }
 
 Check vertices(const Model& a, const Model& b) {
@@ -117,8 +157,8 @@ std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose
 }
 } // namespace
 
-std::vector<Check> compareStructure(const Model& a, const Model& b) {
-    return {hierarchy(a, b), joints(a, b), vertices(a, b)};
+std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName, const std::string& bName) {
+    return {hierarchy(a, b), joints(a, b, aName, bName), vertices(a, b)};
 }
 
 glm::dmat4 metresFrame(const Axes& axes) {

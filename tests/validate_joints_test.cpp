@@ -1,0 +1,61 @@
+// validate's joints check: a file may list only the joints its vertices weigh (SWTOR meshes do),
+// which skins the same; a weighted joint missing is still a difference.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "asset/mesh_storage.h"
+#include "monster.h"
+#include "validate_compare.h"
+
+namespace horde {
+namespace {
+
+// Removes skin joint `index` from the monster, renumbering the vertices' joint references above it.
+void dropJoint(Model& m, uint32_t index) {
+    Skin& skin = m.skins[0];
+    skin.joints.erase(skin.joints.begin() + index);
+    skin.inverseBind.erase(skin.inverseBind.begin() + index);
+    for (glm::u16vec4& j : m.meshes[0].arrays().joints)
+        for (int k = 0; k < 4; ++k)
+            if (j[k] > index) --j[k];
+}
+
+bool weighs(const Model& m, uint32_t joint) {
+    const MeshArrays& v = m.meshes[0].arrays();
+    for (size_t i = 0; i < v.weights.size(); ++i)
+        for (int k = 0; k < 4; ++k)
+            if (v.joints[i][k] == joint && v.weights[i][k] > 0.0f) return true;
+    return false;
+}
+
+TEST(ValidateJoints, AnUnweightedJointMissingFromOneSideIsAMapping) {
+    HeapMeshAllocator allocator;
+    Model a = buildMonster(allocator), b = buildMonster(allocator);
+    ASSERT_EQ(a.nodes[a.skins[0].joints[0]].name, "root");
+    ASSERT_FALSE(weighs(a, 0));
+    dropJoint(b, 0);
+    Check joints = compareStructure(a, b, "monster", "m.gr2")[1];
+    EXPECT_TRUE(joints.passed) << joints.detail;
+    EXPECT_EQ(joints.detail, "79 joints in 1 skins, same names in order; 1 joint(s) no vertex weighs only in monster: 'root'");
+    // The other way round it is reported by the other name.
+    Check reversed = compareStructure(b, a, "m.gr2", "monster")[1];
+    EXPECT_TRUE(reversed.passed);
+    EXPECT_NE(reversed.detail.find("only in monster: 'root'"), std::string::npos) << reversed.detail;
+}
+
+TEST(ValidateJoints, AWeightedJointMissingFails) {
+    HeapMeshAllocator allocator;
+    Model a = buildMonster(allocator), b = buildMonster(allocator);
+    const uint32_t hips = 1;
+    ASSERT_EQ(a.nodes[a.skins[0].joints[hips]].name, "hips");
+    ASSERT_TRUE(weighs(a, hips));
+    dropJoint(b, hips);
+    Check joints = compareStructure(a, b, "monster", "broken.glb")[1];
+    EXPECT_FALSE(joints.passed);
+    EXPECT_NE(joints.detail.find("skin 0: 80 joints vs 79"), std::string::npos) << joints.detail;
+    EXPECT_NE(joints.detail.find("joint 1: 'hips' vs 'spine0'"), std::string::npos) << joints.detail;
+}
+
+} // namespace
+} // namespace horde
