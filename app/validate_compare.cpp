@@ -36,10 +36,29 @@ struct Findings {
     }
 };
 
+// The EMI reader's own node: the format has no node for a mesh, so the reader places each mesh
+// on an identity root named after it (docs/formats/emi.md, "Nodes"). B's such node that A lacks,
+// childless; -1 when there is none.
+int32_t emiMeshRoot(const Model& a, const Model& b) {
+    if (b.format != "emi") return -1;
+    for (const Mesh& mesh : b.meshes) {
+        const Node& n = b.nodes[mesh.node];
+        const bool identity = n.parent < 0 && n.translation == glm::vec3(0.0f) &&
+                              n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) && n.scale == glm::vec3(1.0f);
+        const bool inA = std::any_of(a.nodes.begin(), a.nodes.end(), [&](const Node& x) { return x.name == n.name; });
+        const bool childless = std::none_of(b.nodes.begin(), b.nodes.end(),
+                                            [&](const Node& x) { return x.parent == int32_t(mesh.node); });
+        if (identity && !inA && childless && n.name == mesh.name) return int32_t(mesh.node);
+    }
+    return -1;
+}
+
 Check hierarchy(const Model& a, const Model& b) {
     Findings f;
     const NwnChanges nwn = nwnChanges(a, b);
-    const std::vector<bool>& mapped = nwn.mapped;
+    std::vector<bool> mapped = nwn.mapped;
+    const int32_t emiRoot = emiMeshRoot(a, b);
+    if (emiRoot >= 0) mapped[size_t(emiRoot)] = true;
     auto parentInB = [&](const Node& n) {
         return n.parent < 0 || n.parent == nwn.root ? std::string("(root)") : b.nodes[size_t(n.parent)].name;
     };
@@ -70,6 +89,8 @@ Check hierarchy(const Model& a, const Model& b) {
                 detail += " '" + b.nodes[nwn.pieces[i]].name + "'";
         }
     }
+    if (emiRoot >= 0)
+        detail += "; EMI mapping: root '" + b.nodes[size_t(emiRoot)].name + "' (the node the reader gives the mesh) added";
     return f.check("hierarchy", detail);
 }
 

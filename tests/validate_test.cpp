@@ -107,6 +107,30 @@ TEST(Validate, NwnConversionsPassWithTheirDocumentedMapping) {
     }
 }
 
+// EMI and SWTOR change the tree in documented ways: the EMI reader gives the mesh a root node of
+// its own, and a SWTOR mesh lists only the bones its vertices weigh. validate names both and the
+// structure passes; the bind pose (no clip: SWTOR's writer writes none, EMI's none with scale)
+// matches.
+TEST(Validate, EmiAndSwtorConversionsPassTheirStructureWithAMapping) {
+    const TempDir temp;
+    ASSERT_EQ(horde("convert monster --to emi --out " + quote(temp.path / "m.meshb")).code, 0);
+    Outcome emi = horde("validate monster " + quote(temp.path / "m.meshb") + " --other-skeleton " +
+                        quote(temp.path / "m.sklb") + " --times 0 --width 160 --height 120");
+    EXPECT_NE(emi.out.find("hierarchy      pass  80 nodes, same names and parents; EMI mapping: root 'monster'"),
+              std::string::npos) << emi.out;
+    EXPECT_NE(emi.out.find("joints         pass  80 joints"), std::string::npos) << emi.out;
+    EXPECT_NE(emi.out.find("bind pose                pass"), std::string::npos) << emi.out;
+
+    ASSERT_EQ(horde("convert monster --to swtor --out " + quote(temp.path / "m.gr2")).code, 0);
+    Outcome swtor = horde("validate monster " + quote(temp.path / "m.gr2") + " --other-skeleton " +
+                          quote(temp.path / "m_skeleton.gr2") + " --times 0 --width 160 --height 120");
+    EXPECT_NE(swtor.out.find("hierarchy      pass"), std::string::npos) << swtor.out;
+    EXPECT_NE(swtor.out.find("joints         pass  79 joints in 1 skins, same names in order; 1 joint(s) no "
+                             "vertex weighs only in monster: 'root'"),
+              std::string::npos) << swtor.out;
+    EXPECT_NE(swtor.out.find("bind pose                pass"), std::string::npos) << swtor.out;
+}
+
 // Vertex colours from an NWN ASCII file survive the glTF writer: validate compares them.
 TEST(Validate, NwnVertexColoursConvertToGltf) {
     const TempDir temp;

@@ -1,5 +1,6 @@
-// validate's joints check: a file may list only the joints its vertices weigh (SWTOR meshes do),
-// which skins the same; a weighted joint missing is still a difference.
+// validate's structure checks and the format changes they recognise: a file may list only the
+// joints its vertices weigh (SWTOR meshes do), which skins the same, while a weighted joint
+// missing is still a difference; the EMI reader gives each mesh a root node of its own.
 #include <algorithm>
 
 #include <gtest/gtest.h>
@@ -55,6 +56,39 @@ TEST(ValidateJoints, AWeightedJointMissingFails) {
     EXPECT_FALSE(joints.passed);
     EXPECT_NE(joints.detail.find("skin 0: 80 joints vs 79"), std::string::npos) << joints.detail;
     EXPECT_NE(joints.detail.find("joint 1: 'hips' vs 'spine0'"), std::string::npos) << joints.detail;
+}
+
+// The monster as the EMI reader returns it: an identity root named after the mesh, holding it.
+void addMeshRoot(Model& m, const std::string& format, glm::vec3 translation = glm::vec3(0.0f)) {
+    m.format = format;
+    Node root;
+    root.name = m.meshes[0].name;
+    root.translation = translation;
+    m.meshes[0].node = uint32_t(m.nodes.size());
+    m.nodes.push_back(root);
+}
+
+TEST(ValidateHierarchy, TheEmiReadersMeshRootIsAMapping) {
+    HeapMeshAllocator allocator;
+    Model a = buildMonster(allocator), emi = buildMonster(allocator);
+    ASSERT_EQ(a.meshes[0].name, "monster");
+    addMeshRoot(emi, "emi");
+    Check hierarchy = compareStructure(a, emi, "monster", "m.meshb")[0];
+    EXPECT_TRUE(hierarchy.passed) << hierarchy.detail;
+    EXPECT_EQ(hierarchy.detail, "80 nodes, same names and parents; EMI mapping: root 'monster' (the node the reader gives "
+                                "the mesh) added");
+}
+
+TEST(ValidateHierarchy, AnAddedRootIsADifferenceAnywhereElse) {
+    HeapMeshAllocator allocator;
+    Model a = buildMonster(allocator), gltf = buildMonster(allocator), moved = buildMonster(allocator);
+    addMeshRoot(gltf, "gltf");
+    addMeshRoot(moved, "emi", glm::vec3(0.0f, 1.0f, 0.0f)); // not the reader's identity root
+    for (const Model* b : {&gltf, &moved}) {
+        Check hierarchy = compareStructure(a, *b, "monster", "b")[0];
+        EXPECT_FALSE(hierarchy.passed);
+        EXPECT_EQ(hierarchy.detail, "80 nodes vs 81");
+    }
 }
 
 } // namespace
