@@ -45,7 +45,8 @@ int32_t emiMeshRoot(const Model& a, const Model& b) {
         const Node& n = b.nodes[mesh.node];
         const bool identity = n.parent < 0 && n.translation == glm::vec3(0.0f) &&
                               n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) && n.scale == glm::vec3(1.0f);
-        const bool inA = std::any_of(a.nodes.begin(), a.nodes.end(), [&](const Node& x) { return x.name == n.name; });
+        const bool inA =
+            std::any_of(a.nodes.begin(), a.nodes.end(), [&](const Node& x) { return x.name == n.name; });
         const bool childless = std::none_of(b.nodes.begin(), b.nodes.end(),
                                             [&](const Node& x) { return x.parent == int32_t(mesh.node); });
         if (identity && !inA && childless && n.name == mesh.name) return int32_t(mesh.node);
@@ -90,7 +91,8 @@ Check hierarchy(const Model& a, const Model& b) {
         }
     }
     if (emiRoot >= 0)
-        detail += "; EMI mapping: root '" + b.nodes[size_t(emiRoot)].name + "' (the node the reader gives the mesh) added";
+        detail += "; EMI mapping: root '" + b.nodes[size_t(emiRoot)].name +
+                  "' (the node the reader gives the mesh) added";
     return f.check("hierarchy", detail);
 }
 
@@ -102,7 +104,8 @@ std::vector<bool> weightedJoints(const Model& m, size_t skin) {
         const MeshArrays& v = mesh.arrays();
         for (size_t i = 0; i < v.weights.size(); ++i)
             for (int k = 0; k < 4; ++k)
-                if (v.weights[i][k] > 0.0f && v.joints[i][k] < weighted.size()) weighted[v.joints[i][k]] = true;
+                if (v.weights[i][k] > 0.0f && v.joints[i][k] < weighted.size())
+                    weighted[v.joints[i][k]] = true;
     }
     return weighted;
 }
@@ -112,7 +115,8 @@ std::vector<bool> weightedJoints(const Model& m, size_t skin) {
 std::vector<std::string> comparableJoints(const Model& m, size_t skin, const Model& other, size_t otherSkin,
                                           std::vector<std::string>& dropped) {
     std::vector<std::string> names;
-    for (uint32_t j : other.skins[otherSkin].joints) names.push_back(other.nodes[j].name);
+    for (uint32_t j : other.skins[otherSkin].joints)
+        names.push_back(other.nodes[j].name);
     std::sort(names.begin(), names.end());
     const std::vector<bool> weighted = weightedJoints(m, skin);
     std::vector<std::string> kept;
@@ -133,20 +137,24 @@ Check joints(const Model& a, const Model& b, const std::string& aName, const std
     size_t total = 0;
     std::vector<std::string> onlyA, onlyB;
     for (size_t s = 0; s < std::min(a.skins.size(), b.skins.size()); ++s) {
-        const std::vector<std::string> ja = comparableJoints(a, s, b, s, onlyA), jb = comparableJoints(b, s, a, s, onlyB);
+        const std::vector<std::string> ja = comparableJoints(a, s, b, s, onlyA),
+                                       jb = comparableJoints(b, s, a, s, onlyB);
         total += ja.size();
         if (ja.size() != jb.size())
             f.add("skin " + std::to_string(s) + ": " + std::to_string(ja.size()) + " joints vs " +
                   std::to_string(jb.size()));
         for (size_t j = 0; j < std::min(ja.size(), jb.size()); ++j)
             if (ja[j] != jb[j])
-                f.add("skin " + std::to_string(s) + " joint " + std::to_string(j) + ": '" + ja[j] + "' vs '" + jb[j] + "'");
+                f.add("skin " + std::to_string(s) + " joint " + std::to_string(j) + ": '" + ja[j] + "' vs '" +
+                      jb[j] + "'");
     }
-    std::string detail = std::to_string(total) + " joints in " + std::to_string(a.skins.size()) + " skins, same names in order";
+    std::string detail = std::to_string(total) + " joints in " + std::to_string(a.skins.size()) +
+                         " skins, same names in order";
     auto unweighted = [&](const std::vector<std::string>& names, const std::string& side) {
         if (names.empty()) return;
         detail += "; " + std::to_string(names.size()) + " joint(s) no vertex weighs only in " + side + ":";
-        for (size_t i = 0; i < std::min<size_t>(names.size(), 4); ++i) detail += " '" + names[i] + "'";
+        for (size_t i = 0; i < std::min<size_t>(names.size(), 4); ++i)
+            detail += " '" + names[i] + "'";
         if (names.size() > 4) detail += " ...";
     };
     unweighted(onlyA, aName);
@@ -178,7 +186,8 @@ std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose
 }
 } // namespace
 
-std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName, const std::string& bName) {
+std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
+                                    const std::string& bName) {
     return {hierarchy(a, b), joints(a, b, aName, bName), vertices(a, b)};
 }
 

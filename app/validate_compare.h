@@ -21,7 +21,8 @@ struct Check {
 // Node names and parents, skin joint names (a joint no vertex weighs may be missing from one side:
 // reported by the side's name), mesh counts (and vertex counts, which may differ where seams are
 // split or welded: validate_match.h pairs the vertices).
-std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName, const std::string& bName);
+std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
+                                    const std::string& bName);
 
 // One pose both models are evaluated at: a clip of each (-1: bind pose) and a time.
 struct PoseSpec {

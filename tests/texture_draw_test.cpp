@@ -379,7 +379,8 @@ std::shared_ptr<Texture> blockTexture(PixelFormat format, std::vector<uint8_t> b
 }
 
 void putLittle(std::vector<uint8_t>& out, uint64_t value, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
+    for (int i = 0; i < bytes; ++i)
+        out.push_back(uint8_t(value >> (8 * i)));
 }
 
 // Quadrant of texel (x, y) in 0..3 as kQuadrant numbers them.
@@ -407,7 +408,9 @@ void colourBlock(std::vector<uint8_t>& out, const std::array<uint32_t, 4>& index
 // The colour endpoints as 8-bit-equivalent sRGB values: 5- and 6-bit channels as c / 31, c / 63.
 std::array<int, 3> litUnorm(double r, double g, double b, bool srgb) {
     const double f = light({0, 0, 1});
-    auto one = [&](double v) { return int(std::lround(255.0 * toSrgb((srgb ? toLinear(v) : v) * f + 0.02))); };
+    auto one = [&](double v) {
+        return int(std::lround(255.0 * toSrgb((srgb ? toLinear(v) : v) * f + 0.02)));
+    };
     return {one(r), one(g), one(b)};
 }
 const std::array<int, 3> kFirst = litUnorm(20 / 31.0, 40 / 63.0, 10 / 31.0, true),
@@ -504,7 +507,8 @@ TEST_F(TextureDrawTest, Bc7Mode6EndpointsByQuadrant) {
     ASSERT_EQ(bit, 128u);
     GpuMeshAllocator allocator(device());
     Image8 image = render(quadModel(
-        allocator, {material("bc7", blockTexture(PixelFormat::BC7, std::vector<uint8_t>(block.begin(), block.end())))}));
+        allocator,
+        {material("bc7", blockTexture(PixelFormat::BC7, std::vector<uint8_t>(block.begin(), block.end())))}));
     const std::array<uint8_t, 4> first = {201, 41, 31, 255}, second = {20, 180, 120, 254};
     expectPixel(image, kQuadrant[0][0], kQuadrant[0][1], lit(first));
     expectPixel(image, kQuadrant[1][0], kQuadrant[1][1], lit(second));

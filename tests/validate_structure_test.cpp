@@ -38,7 +38,9 @@ TEST(ValidateJoints, AnUnweightedJointMissingFromOneSideIsAMapping) {
     dropJoint(b, 0);
     Check joints = compareStructure(a, b, "monster", "m.gr2")[1];
     EXPECT_TRUE(joints.passed) << joints.detail;
-    EXPECT_EQ(joints.detail, "79 joints in 1 skins, same names in order; 1 joint(s) no vertex weighs only in monster: 'root'");
+    EXPECT_EQ(
+        joints.detail,
+        "79 joints in 1 skins, same names in order; 1 joint(s) no vertex weighs only in monster: 'root'");
     // The other way round it is reported by the other name.
     Check reversed = compareStructure(b, a, "m.gr2", "monster")[1];
     EXPECT_TRUE(reversed.passed);
@@ -75,8 +77,9 @@ TEST(ValidateHierarchy, TheEmiReadersMeshRootIsAMapping) {
     addMeshRoot(emi, "emi");
     Check hierarchy = compareStructure(a, emi, "monster", "m.meshb")[0];
     EXPECT_TRUE(hierarchy.passed) << hierarchy.detail;
-    EXPECT_EQ(hierarchy.detail, "80 nodes, same names and parents; EMI mapping: root 'monster' (the node the reader gives "
-                                "the mesh) added");
+    EXPECT_EQ(hierarchy.detail,
+              "80 nodes, same names and parents; EMI mapping: root 'monster' (the node the reader gives "
+              "the mesh) added");
 }
 
 TEST(ValidateHierarchy, AnAddedRootIsADifferenceAnywhereElse) {

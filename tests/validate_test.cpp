@@ -116,8 +116,10 @@ TEST(Validate, EmiAndSwtorConversionsPassTheirStructureWithAMapping) {
     ASSERT_EQ(horde("convert monster --to emi --out " + quote(temp.path / "m.meshb")).code, 0);
     Outcome emi = horde("validate monster " + quote(temp.path / "m.meshb") + " --other-skeleton " +
                         quote(temp.path / "m.sklb") + " --times 0 --width 160 --height 120");
-    EXPECT_NE(emi.out.find("hierarchy      pass  80 nodes, same names and parents; EMI mapping: root 'monster'"),
-              std::string::npos) << emi.out;
+    EXPECT_NE(
+        emi.out.find("hierarchy      pass  80 nodes, same names and parents; EMI mapping: root 'monster'"),
+        std::string::npos)
+        << emi.out;
     EXPECT_NE(emi.out.find("joints         pass  80 joints"), std::string::npos) << emi.out;
     EXPECT_NE(emi.out.find("bind pose                pass"), std::string::npos) << emi.out;
 
@@ -127,7 +129,8 @@ TEST(Validate, EmiAndSwtorConversionsPassTheirStructureWithAMapping) {
     EXPECT_NE(swtor.out.find("hierarchy      pass"), std::string::npos) << swtor.out;
     EXPECT_NE(swtor.out.find("joints         pass  79 joints in 1 skins, same names in order; 1 joint(s) no "
                              "vertex weighs only in monster: 'root'"),
-              std::string::npos) << swtor.out;
+              std::string::npos)
+        << swtor.out;
     EXPECT_NE(swtor.out.find("bind pose                pass"), std::string::npos) << swtor.out;
 }
 
