@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "reader.h"
+#include "texture/jpeg_segments.h"
 #include "texture/texture.h"
 
 namespace horde {
@@ -90,6 +91,9 @@ Result<Texture> readImage(std::string_view file, std::span<const std::byte> byte
     if (!png && !jpeg && !endsWith(file, ".tga"))
         return Error{name + ": offset 0 (0x0): magic: not a DDS, PNG or JPEG file, nor named .tga"};
     if (bytes.size() > uint64_t(INT32_MAX)) return Error{name + ": larger than 2 GiB"};
+    // stb_image reads the Huffman tables before the frame header even for stbi_info.
+    if (jpeg)
+        if (Status segments = checkJpegSegments(name, bytes); !segments) return segments.error();
 
     const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
     const int size = int(bytes.size());
