@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "reader.h"
@@ -72,14 +73,21 @@ struct Walk {
         return b;
     }
 
+    // The byte opening each table of a DQT or DHT segment: precision or class (0 or 1) in the
+    // high half, the table's id (0-3) in the low half.
+    std::pair<unsigned, unsigned> tableHeader(std::string_view field, std::string_view expected) {
+        const size_t at = r.offset();
+        const uint8_t header = r.u8(field);
+        const unsigned kind = header >> 4, id = header & 15u;
+        if (r.ok() && (kind > 1 || id >= kTables))
+            r.failAt(at, field, hex(header) + ": " + std::string(expected));
+        return {kind, id};
+    }
+
     void quantTables() {
         const size_t end = segmentEnd("DQT length");
         while (r.ok() && r.offset() < end) {
-            const size_t at = r.offset();
-            const uint8_t precisionAndId = r.u8("DQT precision and id");
-            const unsigned precision = precisionAndId >> 4, id = precisionAndId & 15u;
-            if (precision > 1 || id >= kTables)
-                r.failAt(at, "DQT precision and id", hex(precisionAndId) + ": precision 0 or 1, id 0-3");
+            const auto [precision, id] = tableHeader("DQT precision and id", "precision 0 or 1, id 0-3");
             r.skip(64u * (precision + 1), "DQT values");
             if (r.ok()) quant[id] = true;
         }
@@ -89,17 +97,13 @@ struct Walk {
     void huffmanTables() {
         const size_t end = segmentEnd("DHT length");
         while (r.ok() && r.offset() < end) {
-            const size_t at = r.offset();
-            const uint8_t classAndId = r.u8("DHT class and id");
-            const unsigned tableClass = classAndId >> 4, id = classAndId & 15u;
-            if (tableClass > 1 || id >= kTables)
-                r.failAt(at, "DHT class and id", hex(classAndId) + ": class 0 (DC) or 1 (AC), id 0-3");
-            const std::span<const std::byte> counts = r.bytes(16, "DHT code counts");
+            const auto [tableClass, id] = tableHeader("DHT class and id", "class 0 (DC) or 1 (AC), id 0-3");
+            const size_t countsAt = r.offset();
             size_t codes = 0;
-            for (std::byte count : counts)
+            for (std::byte count : r.bytes(16, "DHT code counts"))
                 codes += size_t(count);
             if (r.ok() && codes > kHuffmanSymbols)
-                r.failAt(at + 1, "DHT code counts",
+                r.failAt(countsAt, "DHT code counts",
                          std::to_string(codes) + " codes, more than the " + std::to_string(kHuffmanSymbols) +
                              " a table holds");
             r.skip(codes, "DHT values");
