@@ -174,8 +174,8 @@ struct Walk {
                 r.failAt(componentAt + 1, "SOS tables", hex(tables) + ": DC and AC table ids 0-3");
             if (r.ok()) selected.push_back({&*c, unsigned(tables >> 4), tables & 15u, componentAt});
         }
-        const uint8_t spectralStart = r.u8("SOS spectral selection");
-        r.u8("SOS spectral selection");
+        const uint8_t spectralStart = r.u8("SOS spectral start");
+        r.u8("SOS spectral end");
         const uint8_t approximation = r.u8("SOS successive approximation");
         endsAt(end, "SOS length");
         // Baseline scans code every coefficient; a progressive scan either starts the DC
