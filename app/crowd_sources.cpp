@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "anim/reference.h"
-#include "asset/axes.h"
+#include "model/axes.h"
 #include "folder_commands.h"
 
 namespace horde {

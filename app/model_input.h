@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 
 namespace horde {

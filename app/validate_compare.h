@@ -7,7 +7,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/reference.h"
-#include "asset/model.h"
+#include "model/model.h"
 #include "validate_match.h"
 
 namespace horde {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "anim/reference.h"
-#include "asset/model.h"
+#include "model/model.h"
 
 namespace horde {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "asset/model.h"
+#include "model/model.h"
 
 namespace horde {
 

@@ -8,7 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/reference.h"
-#include "asset/model.h"
+#include "model/model.h"
 #include "render/headless.h"
 
 namespace horde {

@@ -2,7 +2,7 @@
 // `horde validate`'s texture check: each material both models have, slot by slot, compared by a
 // hash of its decoded base level, so a conversion that re-encodes a texture (BC1 in, PNG in a
 // .glb out) passes when the texels are the same.
-#include "asset/model.h"
+#include "model/model.h"
 #include "validate_compare.h"
 
 namespace horde {

@@ -9,7 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 
 namespace horde {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "asset/model.h"
+#include "model/model.h"
 
 namespace horde {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <tuple>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "monster.h"
 #include "render/crowd_model.h"
 #include "vk/device.h"

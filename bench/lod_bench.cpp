@@ -7,7 +7,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "asset/lod.h"
+#include "model/lod.h"
 #include "bench_context.h"
 
 namespace horde::bench {

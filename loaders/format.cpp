@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 
 namespace horde {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 
 namespace horde {

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "anim/reference.h"
-#include "asset/influences.h"
-#include "asset/normals.h"
-#include "asset/validate.h"
+#include "model/influences.h"
+#include "model/normals.h"
+#include "model/validate.h"
 
 using namespace horde;
 

@@ -16,9 +16,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/reference.h"
-#include "asset/lod.h"
-#include "asset/surface_distance.h"
-#include "asset/validate.h"
+#include "model/lod.h"
+#include "model/surface_distance.h"
+#include "model/validate.h"
 #include "monster.h"
 
 using namespace horde;

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 #include "monster.h"
 
 using namespace horde;

@@ -7,7 +7,7 @@
 
 #include "anim/motion_bounds.h"
 #include "anim/reference.h"
-#include "asset/validate.h"
+#include "model/validate.h"
 #include "monster.h"
 
 using namespace horde;

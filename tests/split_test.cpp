@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "asset/split.h"
+#include "model/split.h"
 #include "monster.h"
 
 using namespace horde;

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "asset/mesh_storage.h"
+#include "model/mesh_storage.h"
 #include "monster.h"
 #include "validate_compare.h"
 

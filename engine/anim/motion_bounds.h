@@ -7,7 +7,7 @@
 
 #include <glm/glm.hpp>
 
-#include "asset/model.h"
+#include "model/model.h"
 
 namespace horde {
 

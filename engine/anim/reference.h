@@ -9,7 +9,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/model.h"
+#include "model/model.h"
 
 namespace horde {
 

@@ -3,7 +3,7 @@
 // the CPU once per model; nothing here changes per frame.
 #include <vector>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "shaders/gpu_types.h"
 
 namespace horde {

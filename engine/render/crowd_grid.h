@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "shaders/gpu_types.h"
 
 namespace horde {

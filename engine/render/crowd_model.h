@@ -9,8 +9,8 @@
 
 #include "anim/motion_bounds.h"
 #include "anim/tables.h"
-#include "asset/lod.h"
-#include "asset/model.h"
+#include "model/lod.h"
+#include "model/model.h"
 #include "shaders/gpu_types.h"
 #include "vk/memory.h"
 

@@ -1,9 +1,9 @@
 #pragma once
-// Where the camera is, and boxes moved from a file's axes into the world (asset/axes.h).
+// Where the camera is, and boxes moved from a file's axes into the world (model/axes.h).
 #include <glm/glm.hpp>
 
-#include "asset/axes.h"
-#include "asset/model.h"
+#include "model/axes.h"
+#include "model/model.h"
 
 namespace horde {
 

@@ -5,7 +5,7 @@
 // view of the mesh. A load reads back what it decoded (face normals, finalizeMeshes,
 // validateModel), and memory that is host-visible but not host-cached is write-combined: every
 // read would wait on the bus.
-#include "asset/model.h"
+#include "model/model.h"
 #include "vk/memory.h"
 
 namespace horde {

@@ -2,7 +2,7 @@
 // Texture storage in GPU-visible memory: readers write a file's levels straight into a mapped,
 // host-visible buffer, which the renderer copies into an image (vkCmdCopyBufferToImage, one
 // region per level at TextureLevel::offset), the way meshes are decoded into their buffers.
-#include "asset/texture_storage.h"
+#include "model/texture_storage.h"
 #include "vk/memory.h"
 
 namespace horde {

@@ -7,7 +7,7 @@
 
 #include <volk.h>
 
-#include "asset/material.h"
+#include "model/material.h"
 #include "vk/memory.h"
 
 namespace horde {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 
 namespace horde::emi {
 

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <utility>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 #include "avx2.h"
 
 namespace horde::emi {

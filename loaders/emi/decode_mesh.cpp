@@ -11,7 +11,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "asset/normals.h"
+#include "model/normals.h"
 #include "index_copy.h"
 
 namespace horde::emi {

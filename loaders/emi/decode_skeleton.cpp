@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 
 namespace horde::emi {
 

@@ -12,7 +12,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "asset/axes.h"
+#include "model/axes.h"
 #include "byte_writer.h"
 
 namespace horde::emi {

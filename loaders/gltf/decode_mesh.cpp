@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "asset/influences.h"
-#include "asset/normals.h"
+#include "model/influences.h"
+#include "model/normals.h"
 
 namespace horde::gltf {
 

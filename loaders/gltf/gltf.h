@@ -15,7 +15,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <tiny_gltf.h>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 #include "format.h"
 #include "reader.h"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "asset/axes.h"
+#include "model/axes.h"
 
 namespace horde::gltf {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 #include "reader.h"
 
 namespace horde::grimrock {

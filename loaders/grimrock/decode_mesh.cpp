@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 #include "index_copy.h"
 
 namespace horde::grimrock {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "asset/validate.h"
+#include "model/validate.h"
 
 namespace horde::grimrock {
 

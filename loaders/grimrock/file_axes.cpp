@@ -1,6 +1,6 @@
 #include "grimrock/grimrock.h"
 
-#include "asset/axes.h"
+#include "model/axes.h"
 
 namespace horde::grimrock {
 

@@ -14,7 +14,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/reference.h"
-#include "asset/model.h"
+#include "model/model.h"
 #include "byte_writer.h"
 #include "core/result.h"
 #include "format.h"

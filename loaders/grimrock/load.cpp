@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "asset/decompose.h"
-#include "asset/validate.h"
+#include "model/decompose.h"
+#include "model/validate.h"
 
 namespace horde::grimrock {
 

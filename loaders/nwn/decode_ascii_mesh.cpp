@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 
 namespace horde::nwn {
 

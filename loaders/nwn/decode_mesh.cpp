@@ -6,8 +6,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/influences.h"
-#include "asset/normals.h"
+#include "model/influences.h"
+#include "model/normals.h"
 
 namespace horde::nwn {
 

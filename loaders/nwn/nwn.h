@@ -19,7 +19,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 #include "format.h"
 #include "reader.h"

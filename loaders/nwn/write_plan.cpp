@@ -7,7 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "asset/axes.h"
+#include "model/axes.h"
 
 namespace horde::nwn {
 

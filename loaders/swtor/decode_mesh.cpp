@@ -7,7 +7,7 @@
 
 #include <glm/gtc/packing.hpp>
 
-#include "asset/normals.h"
+#include "model/normals.h"
 #include "index_copy.h"
 
 namespace horde::swtor {

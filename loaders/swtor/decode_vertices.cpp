@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 #include "avx2.h"
 #include "index_copy.h"
 

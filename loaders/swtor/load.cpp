@@ -5,7 +5,7 @@
 
 #include <unordered_map>
 
-#include "asset/decompose.h"
+#include "model/decompose.h"
 #include "core/file.h"
 
 namespace horde::swtor {

@@ -16,8 +16,8 @@
 
 #include <glm/glm.hpp>
 
-#include "asset/mesh_storage.h"
-#include "asset/model.h"
+#include "model/mesh_storage.h"
+#include "model/model.h"
 #include "core/result.h"
 #include "format.h"
 #include "reader.h"

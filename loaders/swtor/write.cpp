@@ -14,8 +14,8 @@
 #include <glm/gtc/packing.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/axes.h"
-#include "asset/split.h"
+#include "model/axes.h"
+#include "model/split.h"
 #include "byte_writer.h"
 
 namespace horde::swtor {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 
 namespace horde {

@@ -12,7 +12,7 @@
 #include <limits>
 #include <random>
 
-#include "asset/influences.h"
+#include "model/influences.h"
 #include "loader.h"
 #include "support/bytes.h"
 #include "support/temp_dir.h"

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/reference.h"
-#include "asset/validate.h"
+#include "model/validate.h"
 #include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"

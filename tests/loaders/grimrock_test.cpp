@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "anim/reference.h"
-#include "asset/axes.h"
+#include "model/axes.h"
 #include "loader.h"
 #include "monster.h"
 #include "support/bytes.h"

@@ -10,7 +10,7 @@
 
 #include <glm/gtc/packing.hpp>
 
-#include "asset/mesh_storage.h"
+#include "model/mesh_storage.h"
 #include "index_copy.h"
 #include "swtor/swtor.h"
 

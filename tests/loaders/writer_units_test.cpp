@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "anim/reference.h"
-#include "asset/axes.h"
+#include "model/axes.h"
 #include "loader.h"
 #include "monster.h"
 #include "support/temp_dir.h"

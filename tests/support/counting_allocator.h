@@ -4,7 +4,7 @@
 #include <memory>
 #include <string_view>
 
-#include "asset/mesh_storage.h"
+#include "model/mesh_storage.h"
 
 namespace horde::test {
 

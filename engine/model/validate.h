@@ -5,7 +5,7 @@
 
 #include <glm/glm.hpp>
 
-#include "asset/model.h"
+#include "model/model.h"
 #include "core/result.h"
 
 namespace horde {

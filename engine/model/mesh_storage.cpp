@@ -1,4 +1,4 @@
-#include "asset/mesh_storage.h"
+#include "model/mesh_storage.h"
 
 #include <vector>
 

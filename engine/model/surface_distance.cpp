@@ -1,4 +1,4 @@
-#include "asset/surface_distance.h"
+#include "model/surface_distance.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "asset/material.h"
+#include "model/material.h"
 
 #include <cstring>
 

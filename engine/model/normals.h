@@ -2,7 +2,7 @@
 // Normals for meshes whose files store none.
 #include <glm/glm.hpp>
 
-#include "asset/mesh_storage.h"
+#include "model/mesh_storage.h"
 
 namespace horde {
 

@@ -1,4 +1,4 @@
-#include "asset/validate.h"
+#include "model/validate.h"
 
 #include <algorithm>
 #include <cmath>

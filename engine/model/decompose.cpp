@@ -1,4 +1,4 @@
-#include "asset/decompose.h"
+#include "model/decompose.h"
 
 #include <cmath>
 

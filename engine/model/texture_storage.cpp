@@ -1,4 +1,4 @@
-#include "asset/texture_storage.h"
+#include "model/texture_storage.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "asset/lod.h"
+#include "model/lod.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <meshoptimizer.h>
 
-#include "asset/surface_distance.h"
+#include "model/surface_distance.h"
 
 namespace horde {
 

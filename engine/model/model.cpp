@@ -1,4 +1,4 @@
-#include "asset/model.h"
+#include "model/model.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "asset/normals.h"
+#include "model/normals.h"
 
 #include <algorithm>
 

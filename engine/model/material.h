@@ -12,7 +12,7 @@
 
 #include <glm/glm.hpp>
 
-#include "asset/texture_storage.h"
+#include "model/texture_storage.h"
 
 namespace horde {
 

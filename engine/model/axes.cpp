@@ -1,4 +1,4 @@
-#include "asset/axes.h"
+#include "model/axes.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 

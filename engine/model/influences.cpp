@@ -1,4 +1,4 @@
-#include "asset/influences.h"
+#include "model/influences.h"
 
 #include <algorithm>
 #include <array>

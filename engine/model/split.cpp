@@ -1,4 +1,4 @@
-#include "asset/split.h"
+#include "model/split.h"
 
 #include <algorithm>
 #include <limits>

@@ -11,9 +11,9 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asset/axes.h"
-#include "asset/material.h"
-#include "asset/mesh_storage.h"
+#include "model/axes.h"
+#include "model/material.h"
+#include "model/mesh_storage.h"
 
 namespace horde {
 
@@ -119,7 +119,7 @@ struct Model {
     std::vector<Material> materials; // one per distinct submesh material name (finalizeMeshes adds any missing)
     std::vector<Extra> extras;
     std::vector<std::string> warnings; // non-fatal findings worth telling the user
-    Axes axes; // the file's own (asset/axes.h)
+    Axes axes; // the file's own (model/axes.h)
 };
 
 int32_t findNode(const Model& model, std::string_view name);
