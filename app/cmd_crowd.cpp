@@ -13,9 +13,9 @@
 #include "crowd_window.h"
 #include "gpu_session.h"
 #include "render/headless.h"
-#include "render/png.h"
-#include "render/stats.h"
-#include "render/view.h"
+#include "core/png.h"
+#include "crowd/frame_stats.h"
+#include "crowd/view.h"
 
 namespace horde {
 
@@ -72,12 +72,12 @@ int runHeadless(CrowdArgs& a) {
         for (size_t m = 0; m < crowdModelsOwned.size(); ++m) {
             const CrowdModel& cm = *crowdModelsOwned[m];
             std::string levels;
-            for (const LodChain& chain : cm.lods())
+            for (const LodChain& chain : cm.asset().lods)
                 for (const LodLevel& level : chain.levels)
                     levels += " " + std::to_string(level.vertexCount);
             std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", inputs[m].model.c_str(),
                         cm.model().meshes.size(), cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
-                        double(cm.worldSphere().w));
+                        double(cm.asset().worldSphere.w));
             for (const std::string& w : cm.model().warnings) std::printf("warning %s: %s\n", a.models[m].c_str(), w.c_str());
         }
         for (const std::string& w : scene.materials().warnings())

@@ -8,6 +8,7 @@
 #include "anim/reference.h"
 #include "commands.h"
 #include "gpu_session.h"
+#include "crowd/layout.h"
 #include "render/crowd_scene.h"
 #include "render/headless.h"
 

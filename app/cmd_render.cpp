@@ -4,9 +4,10 @@
 #include "anim/reference.h"
 #include "commands.h"
 #include "gpu_session.h"
+#include "crowd/layout.h"
 #include "render/headless.h"
-#include "render/png.h"
-#include "render/view.h"
+#include "core/png.h"
+#include "crowd/view.h"
 
 namespace horde {
 

@@ -46,7 +46,7 @@ std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::
     std::vector<std::unique_ptr<CrowdModel>> out;
     for (size_t m = 0; m < models.size(); ++m) {
         uploadMeshes(device, *models[m]);
-        CrowdModelOptions options;
+        CrowdAssetOptions options;
         options.scale = scales.at(m);
         out.push_back(std::make_unique<CrowdModel>(device, *models[m], options));
     }

@@ -12,8 +12,8 @@
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
-#include "render/stats.h"
-#include "render/view.h"
+#include "crowd/frame_stats.h"
+#include "crowd/view.h"
 #include "render/window.h"
 
 namespace horde {
@@ -133,7 +133,7 @@ int runCrowdWindow(const WindowArgs& a) {
                 continue;
             }
             uint32_t slot = frame % kSlots;
-            if (slots.wait(slot)) stats.collect(*scene, slot);
+            if (slots.wait(slot)) scene->collectStats(slot, stats);
             Swapchain::Frame target;
             if (!swapchain.acquire(slot, target)) continue;
 

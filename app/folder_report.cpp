@@ -7,7 +7,7 @@
 #include <stb/stb_image.h>
 
 #include "html.h"
-#include "render/png.h"
+#include "core/png.h"
 
 namespace horde {
 

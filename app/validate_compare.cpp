@@ -7,7 +7,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/reference.h"
-#include "render/view.h"
+#include "crowd/view.h"
 #include "validate_nwn.h"
 
 namespace horde {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "html.h"
-#include "render/png.h"
+#include "core/png.h"
 
 namespace horde {
 

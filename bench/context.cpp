@@ -46,7 +46,7 @@ double measureCopyBandwidth(Device& device, uint64_t bytes) {
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     Buffer source(device, bytes, usage, MemoryUse::Device, "copy source");
     Buffer destination(device, bytes, usage, MemoryUse::Device, "copy destination");
-    Pipeline copy = createComputePipeline(device, spirv::copy_comp(), sizeof(gpu::CopyPush), "copy");
+    Pipeline copy = createComputePipeline(device, spirv::copy_comp(), pushBlock<gpu::CopyPush>(), "copy");
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = 2;

@@ -16,7 +16,7 @@
 #include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/headless.h"
-#include "render/view.h"
+#include "crowd/view.h"
 #include "vk/check.h"
 
 namespace horde::bench {
@@ -111,7 +111,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     const double vertices = double(counts.skinnedVertices);
     const double total = median(cull) + median(sample) + median(pose) + median(skin) + median(draw);
     state.counters["instances"] = c.count;
-    state.counters["vertices_per_instance"] = double(model.levelVertexStride());
+    state.counters["vertices_per_instance"] = double(model.asset().vertexStride);
     state.counters["visible"] = counts.visible;
     state.counters["triangles"] = double(counts.triangles);
     state.counters["skinned_vertices"] = vertices;
@@ -131,7 +131,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     state.counters["skinned_vertices_per_s"] = total > 0 ? vertices / (total * 1e-3) : 0;
     double animate = median(sample) + median(pose);
     state.counters["joints_per_s"] =
-        animate > 0 ? double(counts.ownPoses) * double(model.tables().joints.size()) / (animate * 1e-3) : 0;
+        animate > 0 ? double(counts.ownPoses) * double(model.asset().tables.joints.size()) / (animate * 1e-3) : 0;
     state.counters["gpu_bytes_per_instance"] = double(scene->slotBytes()) / c.count;
     if (context.copyBytesPerSecond > 0) {
         const Model& m = model.model();

@@ -6,8 +6,9 @@
 #include "anim/cull_reference.h"
 #include "anim/reference.h"
 #include "monster.h"
+#include "crowd/layout.h"
 #include "render/headless.h"
-#include "render/view.h"
+#include "crowd/view.h"
 #include "support/image.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
@@ -92,7 +93,7 @@ TEST_F(CrowdTest, VertexShaderSkinningMatchesComputeSkinning) {
 TEST_F(CrowdTest, BruteForceInChunksDrawsWhatItDrawsWhole) {
     CrowdSettings whole = settings(Technique::Compute, false, false);
     CrowdSettings chunks = whole;
-    chunks.vertexBudget = uint64_t(crowdModel_->levelVertexStride()) * 60;
+    chunks.vertexBudget = uint64_t(crowdModel_->asset().vertexStride) * 60;
     const CrowdModel* models[] = {crowdModel_.get()};
     CrowdScene chunked(device(), models, 200, chunks);
     HeadlessResult a = render(200, whole, 0.3f);
@@ -103,7 +104,7 @@ TEST_F(CrowdTest, BruteForceInChunksDrawsWhatItDrawsWhole) {
     const FrameCounts& counts = b.stats.counts.back();
     EXPECT_EQ(counts.visible, 200u);
     EXPECT_EQ(counts.triangles, a.stats.counts.back().triangles);
-    EXPECT_EQ(counts.skinnedVertices, uint64_t(200) * crowdModel_->levelVertexStride());
+    EXPECT_EQ(counts.skinnedVertices, uint64_t(200) * crowdModel_->asset().vertexStride);
     EXPECT_GT(b.stats.gpu.back().skinMs, 0.0);
     EXPECT_GT(b.stats.gpu.back().drawMs, 0.0);
     EXPECT_THROW(chunked.readSkinned(0, 0, 0, false), std::logic_error);
@@ -142,18 +143,18 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     ViewCamera view = orbitView(streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f), aspect,
                                 scene.worldBounds().radius(), kHeight);
     CullModelInfo info;
-    info.sphere = crowdModel_->worldSphere();
+    info.sphere = crowdModel_->asset().worldSphere;
     for (const Clip& clip : model_->clips) info.clipDuration.push_back(clip.duration);
-    info.clipSpeed = crowdModel_->motion().clipSpeed;
-    for (const LodChain& chain : crowdModel_->lods()) {
+    info.clipSpeed = crowdModel_->asset().motion.clipSpeed;
+    for (const LodChain& chain : crowdModel_->asset().lods) {
         info.levelErrors.emplace_back();
         for (const LodLevel& level : chain.levels) info.levelErrors.back().push_back(level.error);
     }
-    info.bucketsPerClip = crowdModel_->bucketsPerClip();
+    info.bucketsPerClip = crowdModel_->asset().bucketsPerClip;
     CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
     CullSettings cull;
 
-    std::vector<uint32_t> expected(crowdModel_->listCount(), 0);
+    std::vector<uint32_t> expected(crowdModel_->asset().listCount(), 0);
     uint32_t visible = 0, shared = 0;
     for (const gpu::InstanceRecord& r : instances) {
         Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
@@ -163,7 +164,7 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
         if (!d.visible) continue;
         ++visible;
         shared += d.sharedPose ? 1 : 0;
-        for (size_t m = 0; m < d.levels.size(); ++m) ++expected[crowdModel_->cullMeshes()[m].firstLevel + d.levels[m]];
+        for (size_t m = 0; m < d.levels.size(); ++m) ++expected[crowdModel_->asset().cullMeshes[m].firstLevel + d.levels[m]];
     }
     EXPECT_GT(visible, count / 10) << "the street view sees part of the crowd";
     EXPECT_LT(visible, count) << "and culls the rest";

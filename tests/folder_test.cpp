@@ -16,7 +16,7 @@
 #include "anim/reference.h"
 #include "loader.h"
 #include "monster.h"
-#include "render/png.h"
+#include "core/png.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 

@@ -3,8 +3,9 @@
 
 #include "anim/reference.h"
 #include "monster.h"
+#include "crowd/layout.h"
 #include "render/headless.h"
-#include "render/view.h"
+#include "crowd/view.h"
 #include "support/image.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"

@@ -8,7 +8,7 @@
 #include "monster.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
-#include "render/view.h"
+#include "crowd/view.h"
 #include "render/window.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"

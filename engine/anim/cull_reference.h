@@ -37,10 +37,14 @@ struct CullModelInfo {
     uint32_t bucketsPerClip = 64;
 };
 
+// The error a level or a shared pose may show by default, in pixels: the crowd, the CLI and this
+// reference all start from it.
+constexpr float kDefaultLodErrorPixels = 1.0f;
+
 struct CullSettings {
     bool frustum = true;
     bool lod = true;
-    float lodErrorPixels = 1.0f;
+    float lodErrorPixels = kDefaultLodErrorPixels;
 };
 
 struct CullDecision {

@@ -15,11 +15,12 @@
 #include <span>
 #include <vector>
 
-#include "render/crowd_grid.h"
+#include "anim/cull_reference.h"
+#include "crowd/frame_stats.h"
+#include "crowd/view.h"
 #include "render/crowd_model.h"
+#include "render/crowd_pipelines.h"
 #include "render/material_table.h"
-#include "render/view.h"
-#include "vk/pipeline.h"
 
 namespace horde {
 
@@ -32,15 +33,15 @@ struct CrowdSettings {
     Technique technique = Technique::Compute;
     bool cull = true;
     bool lod = true;
-    float lodErrorPixels = 1.0f;
+    float lodErrorPixels = kDefaultLodErrorPixels;
     bool ground = false;
     uint32_t slots = 2;
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
     // Skinned-vertex pool, vertices per slot: what LOD draws in a frame, or (brute force) the
     // chunk of instances skinned and drawn at a time.
     uint64_t vertexBudget = 1u << 23;
-    uint32_t poseBudget = 4096;       // own poses per frame with LOD on; the rest share
-    bool textures = true;             // off: base colours only, no texture uploaded or sampled
+    uint32_t poseBudget = 4096; // own poses per frame with LOD on; the rest share
+    bool textures = true;       // off: base colours only, no texture uploaded or sampled
 };
 
 struct RenderTarget {
@@ -52,23 +53,6 @@ struct RenderTarget {
     VkImageLayout colorLayoutAfter = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 };
 
-struct PassTimes {
-    double cullMs = 0, sampleMs = 0, poseMs = 0, skinMs = 0, drawMs = 0;
-    double totalMs() const { return cullMs + sampleMs + poseMs + skinMs + drawMs; }
-};
-
-// What the GPU decided in one frame, read back after it finished.
-struct FrameCounts {
-    uint32_t instances = 0;
-    uint32_t visible = 0;
-    std::array<uint32_t, HORDE_MAX_LEVELS> perLevel{}; // drawn (instance, mesh) pairs per level
-    uint64_t triangles = 0;
-    uint64_t skinnedVertices = 0; // by the skin pass (compute) or the draw (vertex technique)
-    uint32_t ownPoses = 0, sharedPoses = 0;
-    uint32_t dropped = 0; // (instance, mesh) pairs the vertex pool could not hold
-    std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
-};
-
 // Settings for one instance seen whole (render, pose, validate): nothing culled or simplified.
 CrowdSettings singleInstanceSettings(uint32_t slots, VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB);
 
@@ -78,23 +62,25 @@ class CrowdScene {
     CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings);
     // `count` instances on one grid shared by every model (instance i is model i % models).
-    CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count, const CrowdSettings& settings);
+    CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
+               const CrowdSettings& settings);
     ~CrowdScene();
     CrowdScene(const CrowdScene&) = delete;
     CrowdScene& operator=(const CrowdScene&) = delete;
 
     // One frame into `cmd`: every pass for every model, timestamps around each, the counts
     // copied back. `cull` decides what is seen (default: `view`; a frozen camera to inspect it).
-    void recordFrame(VkCommandBuffer cmd, uint32_t slot, float time, const RenderTarget& target, const ViewCamera& view,
-                     const ViewCamera* cull = nullptr);
+    void recordFrame(VkCommandBuffer cmd, uint32_t slot, float time, const RenderTarget& target,
+                     const ViewCamera& view, const ViewCamera* cull = nullptr);
     // The compute passes alone (tests and `horde pose` read their results back); brute force in
     // chunks skins while it draws, so here it samples and poses only.
     void recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time, const ViewCamera& view);
     // After the slot's frame has finished on the GPU.
     std::optional<PassTimes> passTimes(uint32_t slot) const;
     std::optional<FrameCounts> counts(uint32_t slot) const;
+    // Both of the above into `stats`, when the slot had a frame.
+    void collectStats(uint32_t slot, FrameStats& stats) const;
 
-    void setLodErrorPixels(float pixels) { settings_.lodErrorPixels = pixels; }
     void setTintLevels(bool tint) { tintLevels_ = tint; }
     const CrowdSettings& settings() const { return settings_; }
     Bounds worldBounds() const { return worldBounds_; }
@@ -116,19 +102,24 @@ class CrowdScene {
     std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
 
-  private:
+    // One model's share of the crowd; defined for the scene's own files (crowd_scene_part.h).
     struct Part;
+
+  private:
     struct Slot {
         Buffer globals, countsReadback;
         VkQueryPool queries = VK_NULL_HANDLE;
         mutable std::vector<uint64_t> stamps; // passTimes' scratch, sized once
         bool used = false;
     };
+    void createSlotBuffers(Part& part);
+    gpu::CrowdFrame frameRecord(const Part& part, uint32_t slot) const;
     uint32_t flags() const;
     // Timestamps: before cull, after plan, sample, pose, then after each chunk's skin and draw.
     uint32_t queryCount() const { return 4 + 2 * chunkCount(); }
     uint32_t chunkCount() const;
-    void buildChunkDraws(Part& part);
+    // Brute force in chunks: the part's level-0 draws, and the records their draws read.
+    std::vector<gpu::DrawInfo> buildChunkDraws(Part& part);
     void beginRendering(VkCommandBuffer cmd, const RenderTarget& target, bool clear);
     void recordGround(VkCommandBuffer cmd, uint32_t slot);
     struct MaterialBinding {
@@ -136,8 +127,10 @@ class CrowdScene {
         uint32_t texture = HORDE_NONE;
         VkCullModeFlags cull = VK_CULL_MODE_FLAG_BITS_MAX_ENUM;
     };
-    const Pipeline& bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound, const gpu::MaterialRecord& record);
+    const Pipeline& bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound,
+                                 const gpu::MaterialRecord& record);
     gpu::DrawPush drawPush(const Part& part, size_t partIndex, uint32_t slot, uint32_t mesh) const;
+    gpu::SkinPush skinPush(const Part& part, uint32_t slot, uint32_t list) const;
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
@@ -157,8 +150,7 @@ class CrowdScene {
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
     std::unique_ptr<MaterialTable> materials_;
-    Pipeline cullPipeline_, planPipeline_, samplePipeline_, posePipeline_, skinPipeline_, groundPipeline_;
-    std::array<Pipeline, 3> drawPipelines_; // by alpha mode: opaque, mask (alpha test), blend
+    CrowdPipelines pipelines_;
 };
 
 } // namespace horde

@@ -32,7 +32,7 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     FrameSlots slots(device, kFramesInFlight, kOfflineFenceTimeoutNs);
     for (uint32_t f = 0; f < options.frames; ++f) {
         uint32_t s = f % kFramesInFlight;
-        if (slots.wait(s)) result.stats.collect(scene, s);
+        if (slots.wait(s)) scene.collectStats(s, result.stats);
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(s);
         bool last = f + 1 == options.frames;
@@ -53,7 +53,7 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     }
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
         uint32_t s = (options.frames + i) % kFramesInFlight;
-        if (slots.wait(s)) result.stats.collect(scene, s);
+        if (slots.wait(s)) scene.collectStats(s, result.stats);
     }
     result.image.width = extent.width;
     result.image.height = extent.height;

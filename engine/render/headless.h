@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "render/crowd_scene.h"
-#include "render/stats.h"
+#include "crowd/frame_stats.h"
 
 namespace horde {
 

@@ -4,6 +4,7 @@
 
 #include "vk/check.h"
 #include "vk/device.h"
+#include "vk/upload.h"
 
 namespace horde {
 
@@ -66,7 +67,7 @@ MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> 
     for (size_t m = 0; m < models.size(); ++m) {
         const Model& model = models[m]->model();
         firstRecord_.push_back(uint32_t(recordList_.size()));
-        for (const std::string& name : models[m]->materialSlots()) {
+        for (const std::string& name : models[m]->asset().materialSlots) {
             int32_t found = findMaterial(model, name);
             const Material* material = found >= 0 ? &model.materials[size_t(found)] : nullptr;
             const TextureRef* base = material ? material->find(TextureSlot::Base) : nullptr;

@@ -1,6 +1,7 @@
 #include "vk/gpu_mesh.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "vk/device.h"
@@ -47,6 +48,25 @@ const GpuMeshStorage& gpuStorage(Device& device, Mesh& mesh) {
     gpu->commit();
     mesh.storage = std::move(gpu);
     return static_cast<const GpuMeshStorage&>(*mesh.storage);
+}
+
+void uploadMeshes(Device& device, Model& model) {
+    for (Mesh& mesh : model.meshes) gpuStorage(device, mesh);
+}
+
+GpuMesh gpuMesh(const Mesh& mesh) {
+    const auto* gpu = dynamic_cast<const GpuMeshStorage*>(mesh.storage.get());
+    if (!gpu) throw std::logic_error("mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
+    GpuMesh out;
+    out.buffer = gpu->buffer().get();
+    out.positions = gpu->address(gpu->offsets.positions);
+    out.normals = gpu->address(gpu->offsets.normals);
+    if (mesh.layout().uvSets > 0) out.uv0 = gpu->address(gpu->offsets.uv0);
+    if (mesh.skinned()) {
+        out.joints = gpu->address(gpu->offsets.joints);
+        out.weights = gpu->address(gpu->offsets.weights);
+    }
+    return out;
 }
 
 } // namespace horde

@@ -35,5 +35,17 @@ class GpuMeshAllocator final : public MeshAllocator {
 
 // The GPU storage of a mesh; meshes built in heap memory are moved to the GPU first.
 const GpuMeshStorage& gpuStorage(Device& device, Mesh& mesh);
+// Moves every mesh of `model` built in heap memory into GPU memory.
+void uploadMeshes(Device& device, Model& model);
+
+// A mesh's streams as the passes reach them: addresses, 0 for a stream the mesh lacks.
+struct GpuMesh {
+    VkBuffer buffer = VK_NULL_HANDLE; // indices and every stream
+    VkDeviceAddress positions = 0, normals = 0, uv0 = 0, joints = 0, weights = 0;
+    bool skinned() const { return joints != 0; }
+};
+
+// Throws std::logic_error when the mesh is not in GPU memory (uploadMeshes first).
+GpuMesh gpuMesh(const Mesh& mesh);
 
 } // namespace horde

@@ -1,9 +1,11 @@
 #include "vk/pipeline.h"
 
+#include <string>
 #include <utility>
 
 #include "vk/check.h"
 #include "vk/device.h"
+#include "vk/spirv_reflect.h"
 
 namespace horde {
 
@@ -47,6 +49,16 @@ struct ShaderModule {
     ~ShaderModule() { vkDestroyShaderModule(device, module, nullptr); }
 };
 
+// A shader whose push-constant block is not the C++ struct would read fields at the wrong
+// offsets without any error from the driver or the validation layers.
+void checkPushBlock(std::span<const uint32_t> spirv, PushBlock push, std::string_view name) {
+    const uint32_t declared = pushConstantBytes(spirv);
+    const uint32_t padded = (declared + push.align - 1) / push.align * push.align;
+    if (declared != 0 && padded != push.size)
+        throw std::logic_error(std::string(name) + ": the shader's push constants take " + std::to_string(declared) +
+                               " bytes, the C++ block " + std::to_string(push.size));
+}
+
 VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_view name,
                               VkDescriptorSetLayout setLayout = VK_NULL_HANDLE) {
     VkPushConstantRange range{VK_SHADER_STAGE_ALL, 0, pushSize};
@@ -62,9 +74,10 @@ VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_vie
 }
 } // namespace
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, uint32_t pushSize, std::string_view name) {
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name) {
+    checkPushBlock(spirv, push, name);
     ShaderModule module(device.get(), spirv);
-    VkPipelineLayout layout = createLayout(device, pushSize, name);
+    VkPipelineLayout layout = createLayout(device, push.size, name);
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -78,12 +91,14 @@ Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, 
         throwVulkanError("vkCreateComputePipelines", result, __FILE__, __LINE__);
     }
     device.setName(pipeline, VK_OBJECT_TYPE_PIPELINE, name);
-    return Pipeline(device, pipeline, layout, pushSize);
+    return Pipeline(device, pipeline, layout, push.size);
 }
 
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, std::string_view name) {
+    checkPushBlock(p.vertex, p.push, name);
+    checkPushBlock(p.fragment, p.push, name);
     ShaderModule vertex(device.get(), p.vertex), fragment(device.get(), p.fragment);
-    VkPipelineLayout layout = createLayout(device, p.pushSize, name, p.setLayout);
+    VkPipelineLayout layout = createLayout(device, p.push.size, name, p.setLayout);
 
     VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                  {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
@@ -155,7 +170,7 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
         throwVulkanError("vkCreateGraphicsPipelines", result, __FILE__, __LINE__);
     }
     device.setName(pipeline, VK_OBJECT_TYPE_PIPELINE, name);
-    return Pipeline(device, pipeline, layout, p.pushSize);
+    return Pipeline(device, pipeline, layout, p.push.size);
 }
 
 void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,

@@ -3,6 +3,7 @@
 // draw alone has one descriptor set, its material table's sampler array (render/material_table.h).
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include <volk.h>
@@ -35,12 +36,24 @@ class Pipeline {
     uint32_t pushSize_ = 0;
 };
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, uint32_t pushSize, std::string_view name);
+// A pipeline's push-constant block: one struct of gpu_types.h, which its shaders declare too.
+// Creation checks the shaders' block against it (their SPIR-V, vk/spirv_reflect.h), and every
+// push against the pipeline, so neither size is written by hand.
+struct PushBlock {
+    uint32_t size = 0;
+    uint32_t align = 1; // the shader's block ends at its last member, before the struct's padding
+};
+template <class Push> constexpr PushBlock pushBlock() {
+    static_assert(sizeof(Push) <= 128, "push constants beyond the guaranteed 128 bytes");
+    return {uint32_t(sizeof(Push)), uint32_t(alignof(Push))};
+}
+
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name);
 
 struct GraphicsPipelineInfo {
     std::span<const uint32_t> vertex;
     std::span<const uint32_t> fragment;
-    uint32_t pushSize = 0;
+    PushBlock push;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE; // set 0, when the shaders sample textures
@@ -51,7 +64,8 @@ struct GraphicsPipelineInfo {
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
 
 template <class Push> void pushConstants(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push) {
-    static_assert(sizeof(Push) <= 128, "push constants beyond the guaranteed 128 bytes");
+    if (sizeof(Push) != pipeline.pushSize())
+        throw std::logic_error("push constants of another pass's block for this pipeline");
     vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_ALL, 0, sizeof(Push), &push);
 }
 

@@ -1,4 +1,4 @@
-#include "render/stats.h"
+#include "crowd/frame_stats.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,36 +14,37 @@ double median(std::vector<double> v) {
 }
 template <class F> double medianOf(const std::vector<PassTimes>& times, F field) {
     std::vector<double> v;
-    for (const PassTimes& t : times) v.push_back(field(t));
+    for (const PassTimes& t : times)
+        v.push_back(field(t));
     return median(v);
 }
 
 std::string countsJson(const FrameCounts& c) {
     std::string levels;
-    for (size_t l = 0; l < c.perLevel.size(); ++l) levels += (l ? "," : "") + std::to_string(c.perLevel[l]);
+    for (size_t l = 0; l < c.perLevel.size(); ++l)
+        levels += (l ? "," : "") + std::to_string(c.perLevel[l]);
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "\"instances\":%u,\"visible\":%u,\"levels\":[%s],\"triangles\":%llu,\"skinned_vertices\":%llu,"
-                  "\"own_poses\":%u,\"shared_poses\":%u,\"dropped\":%u",
-                  c.instances, c.visible, levels.c_str(), static_cast<unsigned long long>(c.triangles),
-                  static_cast<unsigned long long>(c.skinnedVertices), c.ownPoses, c.sharedPoses, c.dropped);
+    std::snprintf(
+        line, sizeof line,
+        "\"instances\":%u,\"visible\":%u,\"levels\":[%s],\"triangles\":%llu,\"skinned_vertices\":%llu,"
+        "\"own_poses\":%u,\"shared_poses\":%u,\"dropped\":%u",
+        c.instances, c.visible, levels.c_str(), static_cast<unsigned long long>(c.triangles),
+        static_cast<unsigned long long>(c.skinnedVertices), c.ownPoses, c.sharedPoses, c.dropped);
     return line;
 }
 
 std::string timesJson(const PassTimes& t) {
     char line[256];
-    std::snprintf(line, sizeof line, "{\"cull\":%.4f,\"sample\":%.4f,\"pose\":%.4f,\"skin\":%.4f,\"draw\":%.4f,\"total\":%.4f}",
+    std::snprintf(line, sizeof line,
+                  "{\"cull\":%.4f,\"sample\":%.4f,\"pose\":%.4f,\"skin\":%.4f,\"draw\":%.4f,\"total\":%.4f}",
                   t.cullMs, t.sampleMs, t.poseMs, t.skinMs, t.drawMs, t.totalMs());
     return line;
 }
 } // namespace
 
-void FrameStats::collect(const CrowdScene& scene, uint32_t slot) {
-    auto times = scene.passTimes(slot);
-    auto frameCounts = scene.counts(slot);
-    if (!times || !frameCounts) return;
-    gpu.push_back(*times);
-    counts.push_back(std::move(*frameCounts));
+void FrameStats::add(const PassTimes& times, FrameCounts frameCounts) {
+    gpu.push_back(times);
+    counts.push_back(std::move(frameCounts));
 }
 
 PassTimes FrameStats::medianGpu() const {
@@ -56,7 +57,9 @@ PassTimes FrameStats::medianGpu() const {
     return m;
 }
 
-double FrameStats::medianCpuMs() const { return median(cpuMs); }
+double FrameStats::medianCpuMs() const {
+    return median(cpuMs);
+}
 
 FrameCounts FrameStats::medianCounts() const {
     if (gpu.empty()) return {};
@@ -74,8 +77,8 @@ double FrameStats::skinnedVerticesPerSecond() const {
 
 std::string FrameStats::frameHeader() {
     char line[256];
-    std::snprintf(line, sizeof line, "%6s %8s %8s %8s %8s %9s %9s %8s %9s %11s %12s", "frame", "cull", "sample", "pose",
-                  "skin", "draw", "gpu ms", "cpu ms", "visible", "triangles", "skinned");
+    std::snprintf(line, sizeof line, "%6s %8s %8s %8s %8s %9s %9s %8s %9s %11s %12s", "frame", "cull",
+                  "sample", "pose", "skin", "draw", "gpu ms", "cpu ms", "visible", "triangles", "skinned");
     return line;
 }
 
@@ -83,9 +86,10 @@ std::string FrameStats::frameLine(size_t f) const {
     const PassTimes& t = gpu[f];
     const FrameCounts& c = counts[f];
     char line[256];
-    std::snprintf(line, sizeof line, "%6zu %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %8.3f %9u %11llu %12llu", f, t.cullMs,
-                  t.sampleMs, t.poseMs, t.skinMs, t.drawMs, t.totalMs(), f < cpuMs.size() ? cpuMs[f] : 0.0, c.visible,
-                  static_cast<unsigned long long>(c.triangles), static_cast<unsigned long long>(c.skinnedVertices));
+    std::snprintf(line, sizeof line, "%6zu %8.3f %8.3f %8.3f %8.3f %9.3f %9.3f %8.3f %9u %11llu %12llu", f,
+                  t.cullMs, t.sampleMs, t.poseMs, t.skinMs, t.drawMs, t.totalMs(),
+                  f < cpuMs.size() ? cpuMs[f] : 0.0, c.visible, static_cast<unsigned long long>(c.triangles),
+                  static_cast<unsigned long long>(c.skinnedVertices));
     return line;
 }
 
@@ -96,14 +100,16 @@ std::string FrameStats::summary() const {
     for (size_t l = 0; l < c.perLevel.size(); ++l)
         if (c.perLevel[l]) levels += " L" + std::to_string(l) + ":" + std::to_string(c.perLevel[l]);
     char line[768];
-    std::snprintf(line, sizeof line,
-                  "frames %zu  gpu ms: cull %.3f  sample %.3f  pose %.3f  skin %.3f  draw %.3f  total %.3f  |  cpu ms/frame "
-                  "%.3f  |  visible %u of %u  levels%s  poses %u own %u shared  |  %.2f M triangles  %.2f M skinned "
-                  "vertices (%.1f M/s)%s",
-                  cpuMs.size(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, g.totalMs(), medianCpuMs(), c.visible,
-                  c.instances, levels.c_str(), c.ownPoses, c.sharedPoses, double(c.triangles) * 1e-6,
-                  double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6,
-                  c.dropped ? ("  |  " + std::to_string(c.dropped) + " dropped: vertex pool full").c_str() : "");
+    std::snprintf(
+        line, sizeof line,
+        "frames %zu  gpu ms: cull %.3f  sample %.3f  pose %.3f  skin %.3f  draw %.3f  total %.3f  |  cpu "
+        "ms/frame "
+        "%.3f  |  visible %u of %u  levels%s  poses %u own %u shared  |  %.2f M triangles  %.2f M skinned "
+        "vertices (%.1f M/s)%s",
+        cpuMs.size(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, g.totalMs(), medianCpuMs(),
+        c.visible, c.instances, levels.c_str(), c.ownPoses, c.sharedPoses, double(c.triangles) * 1e-6,
+        double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6,
+        c.dropped ? ("  |  " + std::to_string(c.dropped) + " dropped: vertex pool full").c_str() : "");
     return line;
 }
 
@@ -117,8 +123,8 @@ std::string FrameStats::json() const {
     }
     char cpu[64];
     std::snprintf(cpu, sizeof cpu, "%.4f", medianCpuMs());
-    out += "],\"median\":{\"gpu_ms\":" + timesJson(medianGpu()) + ",\"cpu_ms\":" + cpu + "," + countsJson(medianCounts()) +
-           "}}\n";
+    out += "],\"median\":{\"gpu_ms\":" + timesJson(medianGpu()) + ",\"cpu_ms\":" + cpu + "," +
+           countsJson(medianCounts()) + "}}\n";
     return out;
 }
 

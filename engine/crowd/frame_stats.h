@@ -2,23 +2,42 @@
 // Per-frame statistics: GPU milliseconds per pass from timestamp queries, what the GPU chose to
 // draw (visible instances, levels, triangles, skinned vertices), CPU milliseconds to record and
 // submit, and the throughput they imply.
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "render/crowd_scene.h"
+#include "shaders/gpu_types.h"
 
 namespace horde {
+
+struct PassTimes {
+    double cullMs = 0, sampleMs = 0, poseMs = 0, skinMs = 0, drawMs = 0;
+    double totalMs() const { return cullMs + sampleMs + poseMs + skinMs + drawMs; }
+};
+
+// What the GPU decided in one frame, read back after it finished.
+struct FrameCounts {
+    uint32_t instances = 0;
+    uint32_t visible = 0;
+    std::array<uint32_t, HORDE_MAX_LEVELS> perLevel{}; // drawn (instance, mesh) pairs per level
+    uint64_t triangles = 0;
+    uint64_t skinnedVertices = 0; // by the skin pass (compute) or the draw (vertex technique)
+    uint32_t ownPoses = 0, sharedPoses = 0;
+    uint32_t dropped = 0;                          // (instance, mesh) pairs the vertex pool could not hold
+    std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
+};
 
 struct FrameStats {
     std::vector<PassTimes> gpu;      // frames whose timestamps came back
     std::vector<FrameCounts> counts; // beside each of them
     std::vector<double> cpuMs;       // record + submit, per frame
 
-    // After the slot's fence: its frame's times and counts.
-    void collect(const CrowdScene& scene, uint32_t slot);
+    // One finished frame's times and counts.
+    void add(const PassTimes& times, FrameCounts frameCounts);
     PassTimes medianGpu() const;
     double medianCpuMs() const;
-    FrameCounts medianCounts() const; // the counts of the frame with the median GPU time
+    FrameCounts medianCounts() const;        // the counts of the frame with the median GPU time
     double skinnedVerticesPerSecond() const; // over the median GPU frame
     std::string summary() const;
     // One line per frame for the headless table.

@@ -1,4 +1,4 @@
-#include "render/view.h"
+#include "crowd/view.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,8 +32,10 @@ OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw, float pitc
     // Each corner needs the eye far enough back that it projects inside both half-angles.
     float distance = 1e-3f;
     for (int corner = 0; corner < 8; ++corner) {
-        glm::vec3 p = glm::vec3((corner & 1) ? world.max.x : world.min.x, (corner & 2) ? world.max.y : world.min.y,
-                                (corner & 4) ? world.max.z : world.min.z) - camera.target;
+        glm::vec3 p =
+            glm::vec3((corner & 1) ? world.max.x : world.min.x, (corner & 2) ? world.max.y : world.min.y,
+                      (corner & 4) ? world.max.z : world.min.z) -
+            camera.target;
         float toward = glm::dot(p, back);
         distance = std::max(distance, toward + std::abs(glm::dot(p, right)) / tanX);
         distance = std::max(distance, toward + std::abs(glm::dot(p, up)) / tanY);
@@ -63,7 +65,8 @@ OrbitCamera streetCamera(const Bounds& world, float groundHeight, float eyeHeigh
 Bounds toWorld(const Bounds& b, const glm::mat4& m) {
     Bounds out{glm::vec3(1e30f), glm::vec3(-1e30f)};
     for (int corner = 0; corner < 8; ++corner) {
-        glm::vec3 p((corner & 1) ? b.max.x : b.min.x, (corner & 2) ? b.max.y : b.min.y, (corner & 4) ? b.max.z : b.min.z);
+        glm::vec3 p((corner & 1) ? b.max.x : b.min.x, (corner & 2) ? b.max.y : b.min.y,
+                    (corner & 4) ? b.max.z : b.min.z);
         glm::vec3 w = glm::vec3(m * glm::vec4(p, 1.0f));
         out.min = glm::min(out.min, w);
         out.max = glm::max(out.max, w);

@@ -1,10 +1,10 @@
-#include "render/crowd_grid.h"
+#include "crowd/layout.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "anim/reference.h"
-#include "render/view.h"
+#include "crowd/view.h"
 
 namespace horde {
 
@@ -19,7 +19,9 @@ uint32_t hash(uint32_t x) {
     x ^= x >> 16;
     return x;
 }
-float unit(uint32_t x) { return float(hash(x) & 0xFFFFFF) / float(0x1000000); }
+float unit(uint32_t x) {
+    return float(hash(x) & 0xFFFFFF) / float(0x1000000);
+}
 
 } // namespace
 
@@ -34,7 +36,8 @@ std::vector<std::vector<gpu::InstanceRecord>> mixedGrid(std::span<const Model* c
         spacingZ = std::max(spacingZ, size.z * 1.1f);
     }
     // About as deep as wide, so the crowd fills a framed view.
-    uint32_t columns = std::clamp(uint32_t(std::ceil(std::sqrt(double(count) * spacingZ / spacingX))), 1u, std::max(count, 1u));
+    uint32_t columns = std::clamp(uint32_t(std::ceil(std::sqrt(double(count) * spacingZ / spacingX))), 1u,
+                                  std::max(count, 1u));
     uint32_t rows = (count + columns - 1) / columns;
     std::vector<std::vector<gpu::InstanceRecord>> out(models.size());
     for (uint32_t i = 0; i < count; ++i) {

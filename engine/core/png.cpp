@@ -1,4 +1,4 @@
-#include "render/png.h"
+#include "core/png.h"
 
 #include <stb/stb_image_write.h>
 

@@ -10,7 +10,7 @@ namespace horde {
 struct OrbitCamera {
     glm::vec3 target{0.0f};
     float distance = 5.0f;
-    float yaw = 0.6f;   // radians about +Y, 0 looks down -Z
+    float yaw = 0.6f;    // radians about +Y, 0 looks down -Z
     float pitch = 0.35f; // radians above the horizon
     float fovY = 0.7f;
     float nearPlane = 0.0f; // 0: fitted to the scene around the target

@@ -1,0 +1,103 @@
+#include "crowd/crowd_asset.h"
+
+#include <algorithm>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/reference.h"
+#include "crowd/view.h"
+
+namespace horde {
+
+namespace {
+
+// The source mesh as a one-level chain.
+LodChain sourceOnly(const Mesh& mesh) {
+    LodChain chain;
+    chain.order.resize(mesh.vertexCount());
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
+        chain.order[v] = v;
+    chain.indices.resize(mesh.indexCount());
+    for (uint32_t i = 0; i < mesh.indexCount(); ++i)
+        chain.indices[i] = mesh.arrays().index(i);
+    chain.levels.push_back({0.0f, mesh.vertexCount(), false, mesh.submeshes});
+    return chain;
+}
+
+MotionBounds bindPoseOnly(const Bounds& bind, size_t clips) {
+    return {{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f)};
+}
+
+// Instances per drawn instance for a level of `vertices` vertices: batches of about a thousand
+// vertices, at most 64 instances. Big levels draw one instance each.
+uint32_t drawBatch(uint32_t vertices) {
+    return std::clamp(1024u / std::max(vertices, 1u), 1u, 64u);
+}
+
+// The largest factor by which the axes matrix stretches a length (it is a rotation or mirror
+// times the file's unit scale).
+float largestScale(const glm::mat4& m) {
+    return std::max(
+        {glm::length(glm::vec3(m[0])), glm::length(glm::vec3(m[1])), glm::length(glm::vec3(m[2]))});
+}
+
+// One mesh's chain as cull levels, level submeshes and the draw's index list.
+void addMesh(CrowdAsset& asset, const Mesh& mesh, LodChain chain, float scale) {
+    const uint32_t firstMaterial = uint32_t(asset.materialSlots.size());
+    for (const Submesh& s : mesh.submeshes)
+        asset.materialSlots.push_back(s.material);
+    asset.meshMaterials.push_back(firstMaterial);
+
+    const uint32_t meshIndex = uint32_t(asset.cullMeshes.size());
+    asset.cullMeshes.push_back(
+        {uint32_t(asset.cullLevels.size()), uint32_t(chain.levels.size()), asset.vertexStride, 0});
+    asset.vertexStride += chain.levels.empty() ? 0 : chain.levels[0].vertexCount;
+    std::vector<uint32_t>& indices = asset.drawIndices.emplace_back();
+    for (const LodLevel& level : chain.levels) {
+        gpu::CullLevel record{};
+        record.error = level.error * scale;
+        record.vertexCount = level.vertexCount;
+        record.mesh = meshIndex;
+        record.firstSubmesh = uint32_t(asset.levelSubmeshes.size());
+        record.submeshCount = uint32_t(level.submeshes.size());
+        record.batch = drawBatch(level.vertexCount);
+        asset.cullLevels.push_back(record);
+        for (size_t s = 0; s < level.submeshes.size(); ++s) {
+            const Submesh& submesh = level.submeshes[s];
+            asset.levelSubmeshes.push_back({uint32_t(indices.size()), submesh.indexCount,
+                                            firstMaterial + uint32_t(std::min(s, mesh.submeshes.size() - 1)),
+                                            0});
+            for (uint32_t copy = 0; copy < record.batch; ++copy)
+                for (uint32_t i = 0; i < submesh.indexCount; ++i)
+                    indices.push_back(chain.indices[submesh.firstIndex + i] + copy * level.vertexCount);
+        }
+        asset.commandsPerMesh =
+            std::max(asset.commandsPerMesh, uint32_t(chain.levels.size() * level.submeshes.size()));
+    }
+    asset.lods.push_back(std::move(chain));
+}
+
+} // namespace
+
+CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options) {
+    CrowdAsset asset;
+    asset.tables = buildAnimationTables(model);
+    asset.axesToWorld = glm::scale(glm::mat4(1.0f), glm::vec3(options.scale)) * axesToWorld(model.axes);
+    asset.clockwise = frontFaceClockwise(model.axes);
+    asset.bucketsPerClip = std::max(options.bucketsPerClip, 1u);
+
+    const Bounds bind = bindPoseBounds(model);
+    asset.motion = options.crowd ? motionBounds(model) : bindPoseOnly(bind, model.clips.size());
+    asset.worldBindBounds = toWorld(bind, asset.axesToWorld);
+    asset.worldSphere = glm::vec4(glm::vec3(asset.axesToWorld * glm::vec4(asset.motion.sphere.center, 1.0f)),
+                                  asset.motion.sphere.radius * largestScale(asset.axesToWorld));
+    for (const Mesh& mesh : model.meshes)
+        addMesh(asset, mesh, options.crowd ? buildLodChain(model, mesh, options.lod) : sourceOnly(mesh),
+                options.scale);
+    asset.clipSpeed = asset.motion.clipSpeed;
+    for (float& speed : asset.clipSpeed)
+        speed *= options.scale;
+    return asset;
+}
+
+} // namespace horde

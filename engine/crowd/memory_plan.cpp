@@ -1,0 +1,121 @@
+#include "crowd/memory_plan.h"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+namespace horde {
+
+namespace {
+
+// VkDispatchIndirectCommand and VkDrawIndexedIndirectCommand, which this CPU library cannot name
+// (render/crowd_scene.cpp checks them against Vulkan's).
+constexpr uint64_t kDispatchBytes = 3 * sizeof(uint32_t);
+constexpr uint64_t kDrawCommandBytes = 5 * sizeof(uint32_t);
+
+// Brute force skins and draws its crowd in chunks of instances through one pool of the vertex
+// budget: all the work every frame, in memory that does not grow with the crowd. A chunk holds
+// a whole number of every mesh's level-0 batch, so no drawn instance straddles two chunks.
+uint32_t bruteChunk(const CrowdAsset& asset, uint32_t count, uint64_t vertexBudget) {
+    uint32_t align = 1;
+    for (const gpu::CullMesh& mesh : asset.cullMeshes)
+        align = std::lcm(align, asset.cullLevels[mesh.firstLevel].batch);
+    const uint64_t fit = vertexBudget / std::max(asset.vertexStride, 1u) / align * align;
+    return uint32_t(std::min<uint64_t>(count, std::max<uint64_t>(fit, align)));
+}
+
+} // namespace
+
+PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
+    const bool brute = !budget.lod && !budget.cull;
+    const uint64_t lists = asset.listCount(), meshes = asset.cullMeshes.size();
+    const uint64_t materials = asset.materialSlots.size(), shared = asset.sharedPoses();
+    PartPlan p;
+    p.poseCapacity = budget.lod ? std::min(count, budget.poseBudget) : count;
+    p.sharedCount = uint32_t(shared * meshes * HORDE_MAX_LEVELS);
+    p.jobCapacity = p.poseCapacity + (budget.lod ? uint32_t(shared) : 0u);
+    p.chunkInstances = brute && budget.pool ? bruteChunk(asset, count, budget.vertexBudget) : count;
+    if (budget.pool)
+        p.vertexCapacity = budget.lod ? std::min<uint64_t>(budget.vertexBudget,
+                                                           (p.poseCapacity + shared) * asset.vertexStride)
+                                      : uint64_t(p.chunkInstances) * asset.vertexStride;
+    p.counterCount = uint32_t(HORDE_COUNT_HEADER + materials + 2 * lists);
+    p.poses = shared + p.poseCapacity;
+    p.drawCommands = materials * asset.commandsPerMesh;
+
+    PartPlan::Bytes& b = p.bytes;
+    b.counters = uint64_t(p.counterCount) * 4;
+    b.entries = lists * count * sizeof(gpu::DrawEntry);
+    b.sharedRequests = uint64_t(p.sharedCount) * 4;
+    b.sharedOffsets = uint64_t(p.sharedCount) * 4;
+    b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);
+    b.poseInstances = std::max<uint64_t>(p.poseCapacity, shared) * 4;
+    b.dispatches = (2 + lists) * kDispatchBytes;
+    b.draws = p.drawCommands * kDrawCommandBytes;
+    b.drawInfo = p.drawCommands * sizeof(gpu::DrawInfo);
+    b.locals = p.poses * asset.tables.rest.size() * sizeof(gpu::Affine);
+    b.palette = p.poses * asset.tables.joints.size() * sizeof(gpu::Affine);
+    b.positions = p.vertexCapacity * sizeof(glm::vec3);
+    b.normals = p.vertexCapacity * sizeof(glm::vec3);
+    b.worlds = uint64_t(count) * sizeof(gpu::Affine);
+    return p;
+}
+
+namespace {
+struct Named {
+    uint64_t bytes;
+    const char* what;
+};
+std::array<Named, 14> named(const PartPlan::Bytes& b) {
+    return {{{b.counters, "crowd counters"},
+             {b.entries, "draw lists"},
+             {b.sharedRequests, "shared pose requests"},
+             {b.sharedOffsets, "shared pose vertex offsets"},
+             {b.jobs, "skin jobs"},
+             {b.poseInstances, "pose instances"},
+             {b.dispatches, "dispatch sizes"},
+             {b.draws, "draw commands"},
+             {b.drawInfo, "draw info"},
+             {b.locals, "local transforms"},
+             {b.palette, "palettes"},
+             {b.positions, "skinned positions"},
+             {b.normals, "skinned normals"},
+             {b.worlds, "instance transforms"}}};
+}
+} // namespace
+
+uint64_t planBytes(const PartPlan& plan) {
+    uint64_t total = 0;
+    for (const Named& n : named(plan.bytes))
+        total += n.bytes;
+    return total;
+}
+
+uint64_t largestBuffer(const PartPlan& plan, std::string* what) {
+    Named largest{0, ""};
+    for (const Named& n : named(plan.bytes))
+        if (n.bytes > largest.bytes) largest = n;
+    if (what) *what = largest.what;
+    return largest.bytes;
+}
+
+std::string planProblem(std::span<const PartPlan> plans, uint32_t instances, uint32_t slots,
+                        uint64_t heapBytes, uint64_t allocationLimit) {
+    const std::string crowd = "a crowd of " + std::to_string(instances) + " needs ";
+    uint64_t total = 0;
+    for (const PartPlan& plan : plans) {
+        std::string what;
+        const uint64_t largest = largestBuffer(plan, &what);
+        if (largest > allocationLimit)
+            return crowd + std::to_string(largest >> 20) + " MiB of " + what +
+                   " in one buffer; the device allows " + std::to_string(allocationLimit >> 20) +
+                   " MiB (turn LOD on, or fewer instances)";
+        total += planBytes(plan) * slots;
+    }
+    if (total > heapBytes)
+        return crowd + std::to_string(total >> 20) + " MiB of per-frame buffers; the device heap has " +
+               std::to_string(heapBytes >> 20) + " MiB";
+    return {};
+}
+
+} // namespace horde

@@ -1,0 +1,51 @@
+#pragma once
+// What a crowd's per-frame buffers need, worked out before any is allocated: pure arithmetic over
+// the models' assets, the instance counts and the budgets, so a crowd that cannot fit is refused
+// with a clear message instead of failing halfway through, and the sizes can be tested without a
+// device. Per frame slot a model needs buffers sized by what can be drawn, not by crowd x vertices.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "crowd/crowd_asset.h"
+
+namespace horde {
+
+struct CrowdBudget {
+    bool lod = true, cull = true;
+    bool pool = true; // the compute technique: the skin pass writes a vertex pool the draw reads
+    // Skinned-vertex pool, vertices per slot: what LOD draws in a frame, or (brute force) the
+    // chunk of instances skinned and drawn at a time.
+    uint64_t vertexBudget = 1u << 23;
+    uint32_t poseBudget = 4096; // own poses per frame with LOD on; the rest share
+};
+
+// One model's share of a crowd of `count` instances, per frame slot.
+struct PartPlan {
+    uint32_t poseCapacity = 0;   // own poses (every instance's in brute force)
+    uint32_t jobCapacity = 0;    // skin jobs per (mesh, level) list: own poses and shared poses
+    uint32_t sharedCount = 0;    // (shared pose, mesh, level) requests
+    uint32_t chunkInstances = 0; // brute force: instances skinned and drawn at a time
+    uint32_t counterCount = 0;   // the header, one per material slot, two per list
+    uint64_t vertexCapacity = 0; // skinned vertices the pool holds (0 without a pool)
+    uint64_t poses = 0;          // shared + own poses with locals and palettes
+    uint64_t drawCommands = 0;   // one per (material slot, level submesh)
+    struct Bytes {
+        uint64_t counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws,
+            drawInfo, locals, palette, positions, normals, worlds;
+    } bytes{};
+    bool chunked(uint32_t count) const { return chunkInstances < count; }
+};
+
+PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
+
+// The bytes of every slot's buffers together, and the largest one buffer.
+uint64_t planBytes(const PartPlan& plan);
+uint64_t largestBuffer(const PartPlan& plan, std::string* what = nullptr);
+
+// Empty when `plans` fit `slots` times in a heap of `heapBytes` with no buffer past
+// `allocationLimit`, else why not, in words.
+std::string planProblem(std::span<const PartPlan> plans, uint32_t instances, uint32_t slots,
+                        uint64_t heapBytes, uint64_t allocationLimit);
+
+} // namespace horde

@@ -1,0 +1,190 @@
+// A crowd frame's draw: the ground, then every material slot's indirect-count draw (or, for a
+// brute-force crowd larger than the pool, the chunks of crowd_chunks.cpp).
+#include "render/crowd_scene_part.h"
+
+namespace horde {
+
+void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    imageBarrier(cmd, target.depth, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    commands_ += 2;
+    if (chunked_) {
+        recordChunks(cmd, slotIndex, target);
+    } else {
+        beginRendering(cmd, target, true);
+        recordGround(cmd, slotIndex);
+        recordIndirectDraws(cmd, slotIndex);
+        vkCmdEndRendering(cmd);
+        ++commands_;
+    }
+    if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
+    bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                 target.colorLayoutAfter, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                 present ? VK_PIPELINE_STAGE_2_NONE : VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                 present ? VK_ACCESS_2_NONE : VK_ACCESS_2_TRANSFER_READ_BIT);
+    ++commands_;
+}
+
+void CrowdScene::beginRendering(VkCommandBuffer cmd, const RenderTarget& target, bool clear) {
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = target.colorView;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.09f, 0.10f, 0.12f, 1.0f}};
+    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depth.imageView = target.depthView;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    // Chunks after the first test against the depth the earlier ones left.
+    depth.storeOp = chunked_ ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depth.clearValue.depthStencil = {1.0f, 0};
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, target.extent};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &color;
+    rendering.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &rendering);
+    VkViewport viewport{0, 0, float(target.extent.width), float(target.extent.height), 0, 1};
+    VkRect2D scissor{{0, 0}, target.extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    commands_ += 3;
+}
+
+void CrowdScene::recordGround(VkCommandBuffer cmd, uint32_t slotIndex) {
+    if (!settings_.ground || parts_.empty()) return;
+    glm::vec3 size = worldBounds_.max - worldBounds_.min;
+    float margin = std::max(size.x, size.z) * 0.05f;
+    gpu::GroundPush push{};
+    push.globals = slots_[slotIndex].globals.address();
+    push.area = glm::vec4(worldBounds_.min.x - margin, worldBounds_.min.z - margin,
+                          worldBounds_.max.x + margin, worldBounds_.max.z + margin);
+    push.height = groundHeight_;
+    glm::vec4 sphere = parts_[0].asset().worldSphere;
+    push.cell = std::max(sphere.w, 1e-3f) * 2.0f;
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines_.ground.get());
+    pushConstants(cmd, pipelines_.ground, push);
+    vkCmdDraw(cmd, 6, 1, 0, 0);
+    commands_ += 4;
+}
+
+// Pipeline, texture set and cull mode for one material slot's draw, each set only when it
+// changes within one rendering.
+const Pipeline& CrowdScene::bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound,
+                                         const gpu::MaterialRecord& record) {
+    const Pipeline& pipeline = pipelines_.draw[record.alphaMode];
+    if (bound.pipeline != &pipeline) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
+        ++commands_;
+        bound.pipeline = &pipeline;
+        bound.texture = HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
+    }
+    if (record.texture != bound.texture) {
+        VkDescriptorSet set = materials_->set(record.texture);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &set, 0,
+                                nullptr);
+        ++commands_;
+        bound.texture = record.texture;
+    }
+    const VkCullModeFlags cull =
+        (record.flags & HORDE_MATERIAL_DOUBLE_SIDED) ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT;
+    if (cull != bound.cull) {
+        vkCmdSetCullMode(cmd, cull);
+        ++commands_;
+        bound.cull = cull;
+    }
+    return pipeline;
+}
+
+gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t slotIndex,
+                                   uint32_t mesh) const {
+    const CrowdModel& cm = *part.model;
+    const GpuMesh& source = cm.meshes()[mesh];
+    const Part::PerSlot& b = part.slots[slotIndex];
+    gpu::DrawPush push{};
+    push.globals = slots_[slotIndex].globals.address();
+    push.instances = part.instanceBuffer.address();
+    push.entries = b.entries.address();
+    push.sharedOffsets = b.sharedOffsets.address();
+    push.materials = materials_->records(partIndex);
+    push.worlds = b.worlds.address();
+    push.jointBase = part.asset().tables.meshJointBase[mesh];
+    push.jointCount = uint32_t(part.asset().tables.joints.size());
+    if (settings_.technique == Technique::Compute) {
+        push.positions = b.positions.address();
+        push.normals = b.normals.address();
+    } else {
+        push.positions = source.positions;
+        push.normals = source.normals;
+        push.joints = source.joints;
+        push.weights = source.weights;
+        push.palette = b.palette.address();
+        push.skinned = source.skinned() ? 1u : 0u;
+    }
+    const bool uvs = settings_.textures && source.uv0 != 0;
+    if (uvs) push.uvs = source.uv0;
+    if (uvs || settings_.technique == Technique::Vertex) push.order = cm.buffers().lodOrder[mesh].address();
+    return push;
+}
+
+// Every material slot's commands are one indirect-count draw: opaque and masked materials of
+// every model first, then the blended ones over them (in model, mesh and submesh order, not
+// sorted by depth). The commands depend on the models' materials, never on the crowd's size.
+void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
+    MaterialBinding bound;
+    for (bool blended : {false, true}) {
+        for (size_t p = 0; p < parts_.size(); ++p) {
+            Part& part = parts_[p];
+            const CrowdModel& cm = *part.model;
+            const CrowdAsset& asset = part.asset();
+            Part::PerSlot& b = part.slots[slotIndex];
+            const std::span<const gpu::MaterialRecord> records =
+                materials_->modelRecords(p, part.materialCount());
+            bool faced = false;
+            for (uint32_t m = 0; m < part.meshCount(); ++m) {
+                const uint32_t first = asset.meshMaterials[m];
+                const uint32_t end = first + uint32_t(cm.model().meshes[m].submeshes.size());
+                bool any = false;
+                for (uint32_t material = first; material < end; ++material)
+                    any |= (records[material].alphaMode == HORDE_ALPHA_BLEND) == blended;
+                if (!any) continue;
+                if (!faced) {
+                    vkCmdSetFrontFace(cmd, asset.clockwise ? VK_FRONT_FACE_CLOCKWISE
+                                                           : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+                    ++commands_;
+                    faced = true;
+                }
+                gpu::DrawPush push = drawPush(part, p, slotIndex, m);
+                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+                ++commands_;
+                for (uint32_t material = first; material < end; ++material) {
+                    const gpu::MaterialRecord& record = records[material];
+                    if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                    const Pipeline& pipeline = bindMaterial(cmd, bound, record);
+                    const uint64_t command = uint64_t(material) * asset.commandsPerMesh;
+                    push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
+                    pushConstants(cmd, pipeline, push);
+                    vkCmdDrawIndexedIndirectCount(
+                        cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
+                        (HORDE_COUNT_HEADER + uint64_t(material)) * 4, asset.commandsPerMesh, kCommandBytes);
+                    commands_ += 2;
+                }
+            }
+        }
+    }
+}
+
+} // namespace horde

@@ -1,0 +1,220 @@
+// The compute passes of a crowd frame: cull, plan, sample, pose, skin; and the shared poses,
+// computed once by the same sample and pose passes.
+#include "render/crowd_scene_part.h"
+#include "vk/device.h"
+
+namespace horde {
+
+void passBarrier(VkCommandBuffer cmd) {
+    barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+namespace {
+
+// Sample and pose over pose slots [firstSlot, firstSlot + counters[countIndex]), slot s animating
+// instance poseInstances[s - firstSlot]: the shared poses once, the own poses every frame.
+struct PoseSlots {
+    VkDeviceAddress instances, poseInstances, counters;
+    uint32_t countIndex, firstSlot;
+};
+
+gpu::SamplePush samplePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAddress locals, float time) {
+    gpu::SamplePush push{};
+    push.instances = slots.instances;
+    push.poseInstances = slots.poseInstances;
+    push.clips = cm.buffers().clips.address();
+    push.channelTable = cm.buffers().channelTable.address();
+    push.channels = cm.buffers().channels.address();
+    push.times = cm.buffers().times.address();
+    push.values = cm.buffers().values.address();
+    push.rest = cm.buffers().rest.address();
+    push.locals = locals;
+    push.counters = slots.counters;
+    push.time = time;
+    push.nodeCount = uint32_t(cm.asset().tables.rest.size());
+    push.countIndex = slots.countIndex;
+    push.firstSlot = slots.firstSlot;
+    return push;
+}
+
+gpu::PosePush posePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAddress locals,
+                       VkDeviceAddress palette) {
+    gpu::PosePush push{};
+    push.rest = cm.buffers().rest.address();
+    push.locals = locals;
+    push.joints = cm.buffers().joints.address();
+    push.palette = palette;
+    push.counters = slots.counters;
+    push.nodeCount = uint32_t(cm.asset().tables.rest.size());
+    push.jointCount = uint32_t(cm.asset().tables.joints.size());
+    push.countIndex = slots.countIndex;
+    push.firstSlot = slots.firstSlot;
+    return push;
+}
+
+// The pose slots of a frame: after the shared ones, one per instance the cull pass gave its own.
+PoseSlots ownPoses(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot& b) {
+    return {part.instanceBuffer.address(), b.poseInstances.address(), b.counters.address(), HORDE_COUNT_POSES,
+            part.asset().sharedPoses()};
+}
+
+} // namespace
+
+// The skin pass over one (mesh, level) list's jobs; the caller sets jobs and jobLimit for a chunk.
+gpu::SkinPush CrowdScene::skinPush(const Part& part, uint32_t slotIndex, uint32_t list) const {
+    const CrowdModel& cm = *part.model;
+    const CrowdAsset& asset = part.asset();
+    const gpu::CullLevel& level = asset.cullLevels[list];
+    const GpuMesh& mesh = cm.meshes()[level.mesh];
+    const Part::PerSlot& b = part.slots[slotIndex];
+    gpu::SkinPush push{};
+    push.positions = mesh.positions;
+    push.normals = mesh.normals;
+    push.order = cm.buffers().lodOrder[level.mesh].address();
+    push.joints = mesh.joints;
+    push.weights = mesh.weights;
+    push.palette = b.palette.address();
+    push.jobs = b.jobs.address() + VkDeviceAddress(list) * part.plan.jobCapacity * sizeof(gpu::SkinJob);
+    push.counters = b.counters.address();
+    push.outPositions = b.positions.address();
+    push.outNormals = b.normals.address();
+    push.vertexCount = level.vertexCount;
+    push.jointBase = asset.tables.meshJointBase[level.mesh];
+    push.jointCount = uint32_t(asset.tables.joints.size());
+    push.countIndex = HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list;
+    push.jobLimit = ~0u;
+    return push;
+}
+
+// The shared poses never change: each is a clip at the middle of one time bucket (or the bind
+// pose), so every slot's palettes get them once, here, through the same sample and pose passes.
+void CrowdScene::computeSharedPoses() {
+    struct SharedTables {
+        std::vector<gpu::InstanceRecord> poses;
+        std::vector<uint32_t> order, count;
+        Buffer records, orderBuffer, countBuffer;
+    };
+    std::vector<SharedTables> tables(parts_.size());
+    TableUpload upload(device_);
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        const CrowdAsset& asset = parts_[p].asset();
+        const Model& model = parts_[p].model->model();
+        SharedTables& t = tables[p];
+        for (uint32_t c = 0; c < model.clips.size(); ++c)
+            for (uint32_t bucket = 0; bucket < asset.bucketsPerClip; ++bucket) {
+                gpu::InstanceRecord r{};
+                r.clip = c;
+                r.phase = model.clips[c].duration * (float(bucket) + 0.5f) / float(asset.bucketsPerClip);
+                r.speed = 0.0f;
+                r.loop = 1;
+                t.poses.push_back(r);
+            }
+        gpu::InstanceRecord bind{};
+        bind.clip = HORDE_NONE;
+        t.poses.push_back(bind);
+        for (uint32_t i = 0; i < t.poses.size(); ++i)
+            t.order.push_back(i);
+        t.count = {uint32_t(t.poses.size())};
+        t.records = upload.add(t.poses, "shared pose records");
+        t.orderBuffer = upload.add(t.order, "shared pose order");
+        t.countBuffer = upload.add(t.count, "shared pose count");
+    }
+    upload.submit();
+    device_.immediate([&](VkCommandBuffer cmd) {
+        for (size_t p = 0; p < parts_.size(); ++p) {
+            const SharedTables& t = tables[p];
+            const PoseSlots slots{t.records.address(), t.orderBuffer.address(), t.countBuffer.address(), 0,
+                                  0};
+            for (Part::PerSlot& b : parts_[p].slots)
+                dispatch(cmd, pipelines_.sample,
+                         samplePush(*parts_[p].model, slots, b.locals.address(), 0.0f),
+                         uint64_t(t.poses.size()) * parts_[p].asset().tables.rest.size());
+        }
+        passBarrier(cmd);
+        for (size_t p = 0; p < parts_.size(); ++p) {
+            const SharedTables& t = tables[p];
+            const PoseSlots slots{t.records.address(), t.orderBuffer.address(), t.countBuffer.address(), 0,
+                                  0};
+            for (Part::PerSlot& b : parts_[p].slots)
+                dispatch(cmd, pipelines_.pose,
+                         posePush(*parts_[p].model, slots, b.locals.address(), b.palette.address()),
+                         uint64_t(t.poses.size()) * parts_[p].asset().tables.joints.size());
+        }
+    });
+}
+
+void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float time, bool stamps) {
+    Slot& slot = slots_[slotIndex];
+    auto stamp = [&](uint32_t index) {
+        if (!stamps) return;
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, index);
+        ++commands_;
+    };
+    const uint32_t flags = this->flags();
+    // The previous frame in this slot may still have been reading these when it was submitted.
+    barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0);
+    for (Part& part : parts_) {
+        Part::PerSlot& b = part.slots[slotIndex];
+        vkCmdFillBuffer(cmd, b.counters.get(), 0, VK_WHOLE_SIZE, 0);
+        vkCmdFillBuffer(cmd, b.sharedRequests.get(), 0, VK_WHOLE_SIZE, 0);
+        commands_ += 2;
+    }
+    barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    ++commands_;
+    stamp(0);
+    for (Part& part : parts_) {
+        gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
+        dispatch(cmd, pipelines_.cull, push, part.instances.size());
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    for (Part& part : parts_) {
+        gpu::PlanPush push{part.slots[slotIndex].frame.address()};
+        dispatch(cmd, pipelines_.plan, push, HORDE_WORKGROUP);
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    commands_ += 2;
+    stamp(1);
+
+    auto indirect = [&](const Pipeline& pipeline, const auto& push, const Buffer& args, uint32_t index) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+        pushConstants(cmd, pipeline, push);
+        vkCmdDispatchIndirect(cmd, args.get(), VkDeviceSize(index) * sizeof(VkDispatchIndirectCommand));
+        commands_ += 3;
+    };
+    for (Part& part : parts_) {
+        Part::PerSlot& b = part.slots[slotIndex];
+        indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
+                 b.dispatches, 0);
+    }
+    passBarrier(cmd);
+    ++commands_;
+    stamp(2);
+    for (Part& part : parts_) {
+        Part::PerSlot& b = part.slots[slotIndex];
+        indirect(pipelines_.pose,
+                 posePush(*part.model, ownPoses(part, b), b.locals.address(), b.palette.address()),
+                 b.dispatches, 1);
+    }
+    passBarrier(cmd);
+    ++commands_;
+    stamp(3);
+    if (chunked_) return; // recordChunks skins each chunk before drawing it
+    if (settings_.technique == Technique::Compute)
+        for (Part& part : parts_)
+            for (uint32_t list = 0; list < part.listCount(); ++list)
+                indirect(pipelines_.skin, skinPush(part, slotIndex, list), part.slots[slotIndex].dispatches,
+                         2 + list);
+    passBarrier(cmd);
+    ++commands_;
+    stamp(4);
+}
+
+} // namespace horde

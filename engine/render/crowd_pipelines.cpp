@@ -1,0 +1,53 @@
+#include "render/crowd_pipelines.h"
+
+#include <cstddef>
+#include <string>
+
+#include "shaders/spirv.h"
+
+namespace horde {
+
+CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, VkFormat colorFormat,
+                                    VkDescriptorSetLayout materials) {
+    CrowdPipelines p;
+    p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
+    p.plan = createComputePipeline(device, spirv::plan_comp(), pushBlock<gpu::PlanPush>(), "plan");
+    p.sample = createComputePipeline(device, spirv::sample_comp(), pushBlock<gpu::SamplePush>(), "sample");
+    p.pose = createComputePipeline(device, spirv::pose_comp(), pushBlock<gpu::PosePush>(), "pose");
+    p.skin = createComputePipeline(device, spirv::skin_comp(), pushBlock<gpu::SkinPush>(), "skin");
+
+    // draw.frag's specialization constants: sampling on, alpha mode.
+    struct Specialization {
+        VkBool32 sample;
+        uint32_t alphaMode;
+    };
+    static constexpr VkSpecializationMapEntry entries[] = {{0, offsetof(Specialization, sample), 4},
+                                                           {1, offsetof(Specialization, alphaMode), 4}};
+    GraphicsPipelineInfo draw;
+    draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
+    draw.fragment = spirv::draw_frag();
+    draw.push = pushBlock<gpu::DrawPush>();
+    draw.colorFormat = colorFormat;
+    draw.depthFormat = kDepthFormat;
+    draw.setLayout = materials;
+    static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
+    for (uint32_t alpha = 0; alpha < 3; ++alpha) {
+        Specialization values{textures ? VK_TRUE : VK_FALSE, alpha};
+        VkSpecializationInfo specialization{2, entries, sizeof(values), &values};
+        draw.specialization = &specialization;
+        draw.blend = alpha == HORDE_ALPHA_BLEND;
+        p.draw[alpha] = createGraphicsPipeline(
+            device, draw, std::string(pool ? "draw skinned " : "draw palette ") + kinds[alpha]);
+    }
+    GraphicsPipelineInfo ground = draw;
+    ground.setLayout = VK_NULL_HANDLE;
+    ground.specialization = nullptr;
+    ground.blend = false;
+    ground.vertex = spirv::ground_vert();
+    ground.fragment = spirv::ground_frag();
+    ground.push = pushBlock<gpu::GroundPush>();
+    p.ground = createGraphicsPipeline(device, ground, "ground");
+    return p;
+}
+
+} // namespace horde

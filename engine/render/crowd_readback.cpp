@@ -1,0 +1,56 @@
+// Results read back for tests and `horde pose`, apart from the frame path: each read waits for
+// its own copy.
+#include <cstring>
+
+#include "render/crowd_scene_part.h"
+#include "vk/device.h"
+
+namespace horde {
+
+std::vector<uint8_t> CrowdScene::readBuffer(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size) {
+    Buffer readback(device_, std::max<VkDeviceSize>(size, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                    MemoryUse::Readback, "readback");
+    device_.immediate([&](VkCommandBuffer cmd) {
+        VkBufferCopy region{offset, 0, size};
+        vkCmdCopyBuffer(cmd, buffer.get(), readback.get(), 1, &region);
+        barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    });
+    std::vector<uint8_t> bytes(size);
+    std::memcpy(bytes.data(), readback.mapped(), size);
+    return bytes;
+}
+
+std::vector<gpu::Affine> CrowdScene::readPalette(uint32_t slot, uint32_t partIndex) {
+    const Part& part = parts_.at(partIndex);
+    if (settings_.cull || settings_.lod) throw std::logic_error("readPalette needs culling and LOD off");
+    const CrowdAsset& asset = part.asset();
+    const VkDeviceSize joint = sizeof(gpu::Affine) * asset.tables.joints.size();
+    std::vector<uint8_t> bytes =
+        readBuffer(part.slots[slot].palette, asset.sharedPoses() * joint, part.count() * joint);
+    std::vector<gpu::Affine> out(bytes.size() / sizeof(gpu::Affine));
+    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(gpu::Affine));
+    return out;
+}
+
+std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex, uint32_t meshIndex,
+                                               bool normals) {
+    const Part& part = parts_.at(partIndex);
+    if (settings_.cull || settings_.lod || settings_.technique != Technique::Compute)
+        throw std::logic_error("readSkinned needs the compute technique with culling and LOD off");
+    if (chunked_) throw std::logic_error("readSkinned needs a crowd the vertex budget holds whole");
+    const CrowdAsset& asset = part.asset();
+    const uint32_t stride = asset.vertexStride;
+    const Buffer& pool = normals ? part.slots[slot].normals : part.slots[slot].positions;
+    std::vector<uint8_t> bytes = readBuffer(pool, 0, uint64_t(part.count()) * stride * sizeof(glm::vec3));
+    const std::vector<uint32_t>& order = asset.lods[meshIndex].order;
+    const uint32_t base = asset.cullMeshes[meshIndex].vertexBase;
+    std::vector<glm::vec3> out(part.count() * order.size());
+    const auto* pooled = reinterpret_cast<const glm::vec3*>(bytes.data());
+    for (size_t i = 0; i < part.count(); ++i)
+        for (size_t v = 0; v < order.size(); ++v)
+            out[i * order.size() + order[v]] = pooled[i * stride + base + v];
+    return out;
+}
+
+} // namespace horde
