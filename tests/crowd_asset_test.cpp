@@ -1,0 +1,217 @@
+// A crowd's offline preparation (crowd/crowd_asset.h) and its memory plan (crowd/memory_plan.h),
+// built and checked on the CPU alone: this binary links no Vulkan (tests/cpu_only.cmake checks
+// its symbols and `ldd` when it is linked). Expected values are worked out by hand from a Z-up
+// quad of two materials, and from the chains and bounds the CPU jobs give for the monster.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "anim/motion_bounds.h"
+#include "crowd/crowd_asset.h"
+#include "crowd/memory_plan.h"
+#include "model/validate.h"
+#include "monster.h"
+
+using namespace horde;
+
+namespace {
+
+// A Z-up quad 2 wide and 3 tall standing in the file's xz plane, placed by its one node: the
+// triangle (0,1,2) is "skin", (0,2,3) is "cloth". One clip moves the node, so the model animates.
+Model quad() {
+    Model model;
+    model.axes.up = Axes::Up::Z;
+    model.nodes = {Node{"root"}};
+    HeapMeshAllocator heap;
+    MeshLayout layout;
+    layout.vertexCount = 4;
+    layout.indexCount = 6;
+    layout.uvSets = 0;
+    Mesh mesh;
+    mesh.name = "quad";
+    mesh.storage = heap.allocate(layout, mesh.name);
+    const glm::vec3 corners[] = {{0, 0, 0}, {2, 0, 0}, {2, 0, 3}, {0, 0, 3}};
+    for (uint32_t v = 0; v < 4; ++v) {
+        mesh.arrays().positions[v] = corners[v];
+        mesh.arrays().normals[v] = {0, -1, 0};
+    }
+    const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+    for (uint32_t i = 0; i < 6; ++i)
+        mesh.arrays().setIndex(i, indices[i]);
+    mesh.submeshes = {{"skin", 0, 3}, {"cloth", 3, 3}};
+    model.meshes.push_back(std::move(mesh));
+    Clip clip;
+    clip.name = "slide";
+    clip.duration = 1.0f;
+    Channel slide;
+    slide.node = 0;
+    slide.path = ChannelPath::Translation;
+    slide.times = {0.0f, 1.0f};
+    slide.values = {glm::vec4(0.0f), glm::vec4(1, 0, 0, 0)};
+    clip.channels.push_back(slide);
+    model.clips.push_back(clip);
+    finalizeMeshes(model);
+    return model;
+}
+
+const Model& monster() {
+    static HeapMeshAllocator heap;
+    static const Model model = buildMonster(heap, {});
+    return model;
+}
+
+} // namespace
+
+TEST(CrowdAsset, AQuadsRecordsAreTheOnesWorkedOutByHand) {
+    const Model model = quad();
+    const CrowdAsset asset = buildCrowdAsset(model, {.crowd = false, .scale = 2.0f});
+
+    // Z-up (x, y, z) stands as (x, z, -y) in the world, then doubles.
+    EXPECT_EQ(asset.worldBindBounds.min, glm::vec3(0, 0, 0));
+    EXPECT_EQ(asset.worldBindBounds.max, glm::vec3(4, 6, 0));
+    // The bind box's sphere: centre (1, 0, 1.5) -> (2, 3, 0), radius |(2, 0, 3)| / 2, doubled.
+    EXPECT_NEAR(asset.worldSphere.x, 2.0f, 1e-6f);
+    EXPECT_NEAR(asset.worldSphere.y, 3.0f, 1e-6f);
+    EXPECT_NEAR(asset.worldSphere.z, 0.0f, 1e-6f);
+    EXPECT_NEAR(asset.worldSphere.w, std::sqrt(13.0f), 1e-6f);
+    EXPECT_FALSE(asset.clockwise);
+
+    ASSERT_EQ(asset.cullMeshes.size(), 1u);
+    EXPECT_EQ(asset.cullMeshes[0].firstLevel, 0u);
+    EXPECT_EQ(asset.cullMeshes[0].levelCount, 1u);
+    EXPECT_EQ(asset.cullMeshes[0].vertexBase, 0u);
+    ASSERT_EQ(asset.cullLevels.size(), 1u);
+    const gpu::CullLevel& level = asset.cullLevels[0];
+    EXPECT_EQ(level.error, 0.0f);
+    EXPECT_EQ(level.vertexCount, 4u);
+    EXPECT_EQ(level.submeshCount, 2u);
+    EXPECT_EQ(level.batch, 64u); // 1024 / 4 vertices, at most 64 instances a draw
+    EXPECT_EQ(asset.vertexStride, 4u);
+    EXPECT_EQ(asset.commandsPerMesh, 2u); // one level of two submeshes
+    EXPECT_EQ(asset.materialSlots, (std::vector<std::string>{"skin", "cloth"}));
+    EXPECT_EQ(asset.meshMaterials, std::vector<uint32_t>{0});
+
+    // Each submesh 64 times over, copy k reading vertices 4k .. 4k + 3.
+    ASSERT_EQ(asset.levelSubmeshes.size(), 2u);
+    EXPECT_EQ(asset.levelSubmeshes[0].firstIndex, 0u);
+    EXPECT_EQ(asset.levelSubmeshes[0].indexCount, 3u);
+    EXPECT_EQ(asset.levelSubmeshes[0].material, 0u);
+    EXPECT_EQ(asset.levelSubmeshes[1].firstIndex, 192u);
+    EXPECT_EQ(asset.levelSubmeshes[1].material, 1u);
+    const std::vector<uint32_t>& indices = asset.drawIndices[0];
+    ASSERT_EQ(indices.size(), 384u);
+    for (uint32_t copy = 0; copy < 64; ++copy) {
+        EXPECT_EQ(indices[3 * copy + 1], 1 + 4 * copy);
+        EXPECT_EQ(indices[192 + 3 * copy + 2], 3 + 4 * copy);
+    }
+
+    EXPECT_EQ(asset.tables.rest.size(), 1u);
+    EXPECT_EQ(asset.tables.clips.size(), 1u);
+    EXPECT_EQ(asset.sharedPoses(), 65u); // 64 buckets of the clip and the bind pose
+    ASSERT_EQ(asset.clipSpeed.size(), 1u);
+    EXPECT_EQ(asset.clipSpeed[0], 0.0f); // one-instance views measure no motion
+}
+
+TEST(CrowdAsset, ACrowdsErrorsSpeedsAndSphereScaleWithTheModel) {
+    const Model& model = monster();
+    const float scale = 0.25f;
+    const CrowdAsset asset = buildCrowdAsset(model, {.scale = scale});
+    const MotionBounds motion = motionBounds(model);
+
+    uint32_t stride = 0, list = 0;
+    ASSERT_EQ(asset.cullMeshes.size(), model.meshes.size());
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const LodChain chain = buildLodChain(model, model.meshes[m], {.maxLevels = HORDE_MAX_LEVELS});
+        EXPECT_EQ(asset.cullMeshes[m].firstLevel, list);
+        EXPECT_EQ(asset.cullMeshes[m].levelCount, chain.levels.size());
+        EXPECT_EQ(asset.cullMeshes[m].vertexBase, stride);
+        for (size_t l = 0; l < chain.levels.size(); ++l, ++list) {
+            EXPECT_FLOAT_EQ(asset.cullLevels[list].error, chain.levels[l].error * scale);
+            EXPECT_EQ(asset.cullLevels[list].vertexCount, chain.levels[l].vertexCount);
+        }
+        EXPECT_EQ(asset.lods[m].order, chain.order);
+        stride += chain.levels[0].vertexCount;
+    }
+    EXPECT_EQ(asset.vertexStride, stride);
+    EXPECT_EQ(asset.listCount(), list);
+    ASSERT_EQ(asset.clipSpeed.size(), model.clips.size());
+    for (size_t c = 0; c < model.clips.size(); ++c)
+        EXPECT_FLOAT_EQ(asset.clipSpeed[c], motion.clipSpeed[c] * scale);
+    EXPECT_FLOAT_EQ(asset.worldSphere.w, motion.sphere.radius * scale); // the monster's axes are the world's
+    EXPECT_EQ(asset.sharedPoses(), uint32_t(model.clips.size()) * 64 + 1);
+}
+
+// Every level's draw list reads only vertices of its own batch copies.
+TEST(CrowdAsset, DrawIndicesStayInsideTheirLevelsBatch) {
+    const CrowdAsset asset = buildCrowdAsset(monster());
+    for (const gpu::CullLevel& level : asset.cullLevels)
+        for (uint32_t s = 0; s < level.submeshCount; ++s) {
+            const gpu::LevelSubmesh& submesh = asset.levelSubmeshes[level.firstSubmesh + s];
+            const std::vector<uint32_t>& indices = asset.drawIndices[level.mesh];
+            for (uint32_t i = 0; i < submesh.indexCount * level.batch; ++i)
+                ASSERT_LT(indices[submesh.firstIndex + i], level.vertexCount * level.batch);
+        }
+}
+
+TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
+    const Model model = quad();
+    const CrowdAsset asset = buildCrowdAsset(model, {.crowd = false});
+    const PartPlan plan = planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4});
+    EXPECT_EQ(plan.poseCapacity, 4u);           // the budget, not the 10 instances
+    EXPECT_EQ(plan.sharedCount, 65u * 12u);     // 65 shared poses x 1 mesh x 12 levels
+    EXPECT_EQ(plan.jobCapacity, 4u + 65u);      // own poses and shared poses
+    EXPECT_EQ(plan.chunkInstances, 10u);        // not brute force: no chunks
+    EXPECT_EQ(plan.vertexCapacity, 69u * 4u);   // every pose's level 0, under the 8 M budget
+    EXPECT_EQ(plan.counterCount, 8u + 2u + 2u); // header, 2 material slots, 2 per list
+    EXPECT_EQ(plan.drawCommands, 4u);           // 2 slots x 2 commands a mesh
+    const PartPlan::Bytes& b = plan.bytes;
+    EXPECT_EQ(b.counters, 48u);
+    EXPECT_EQ(b.entries, 10u * 16u);
+    EXPECT_EQ(b.sharedRequests, 780u * 4u);
+    EXPECT_EQ(b.jobs, 69u * 8u);
+    EXPECT_EQ(b.poseInstances, 65u * 4u);
+    EXPECT_EQ(b.dispatches, 3u * 12u);
+    EXPECT_EQ(b.draws, 4u * 20u);
+    EXPECT_EQ(b.drawInfo, 4u * 24u);
+    EXPECT_EQ(b.locals, 69u * 1u * 48u);  // one node
+    EXPECT_EQ(b.palette, 69u * 1u * 48u); // the static mesh's one joint
+    EXPECT_EQ(b.positions, 276u * 12u);
+    EXPECT_EQ(b.worlds, 10u * 48u);
+    EXPECT_EQ(planBytes(plan), 48u + 160u + 3120u + 3120u + 552u + 260u + 36u + 80u + 96u + 3312u + 3312u +
+                                   3312u + 3312u + 480u);
+}
+
+TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {
+    const CrowdAsset asset = buildCrowdAsset(quad(), {.crowd = false});
+    // 130 instances of 4 vertices fit; whole batches of 64 make that 128.
+    const CrowdBudget budget{.lod = false, .cull = false, .pool = true, .vertexBudget = 4 * 130};
+    const PartPlan plan = planPart(asset, 200, budget);
+    EXPECT_EQ(plan.chunkInstances, 128u);
+    EXPECT_TRUE(plan.chunked(200));
+    EXPECT_EQ(plan.poseCapacity, 200u); // every instance posed
+    EXPECT_EQ(plan.vertexCapacity, 128u * 4u);
+    // A pool smaller than one batch still holds one.
+    EXPECT_EQ(
+        planPart(asset, 200, {.lod = false, .cull = false, .pool = true, .vertexBudget = 8}).chunkInstances,
+        64u);
+    // The vertex technique skins nothing into a pool.
+    EXPECT_EQ(planPart(asset, 200, {.lod = false, .cull = false, .pool = false}).vertexCapacity, 0u);
+}
+
+TEST(MemoryPlan, ACrowdThatCannotFitIsRefusedInWords) {
+    const CrowdAsset asset = buildCrowdAsset(quad(), {.crowd = false});
+    const PartPlan plan = planPart(asset, 1000, {.lod = false, .cull = false, .pool = false});
+    const PartPlan plans[] = {plan};
+    EXPECT_EQ(planProblem(plans, 1000, 2, 1ull << 30, 1ull << 30), "");
+    std::string largest;
+    const uint64_t bytes = largestBuffer(plan, &largest);
+    // 65 shared and 1,000 own poses of one node's 48-byte transform: the first of the two largest.
+    EXPECT_EQ(largest, "local transforms");
+    EXPECT_EQ(bytes, 1065u * 48u);
+    EXPECT_NE(planProblem(plans, 1000, 2, 1ull << 30, bytes - 1).find("of local transforms in one buffer"),
+              std::string::npos);
+    EXPECT_NE(
+        planProblem(plans, 1000, 2, 2 * planBytes(plan) - 1, 1ull << 30).find("MiB of per-frame buffers"),
+        std::string::npos);
+    EXPECT_EQ(planProblem(plans, 1000, 2, 2 * planBytes(plan), 1ull << 30), "");
+}
