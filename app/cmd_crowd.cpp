@@ -1,5 +1,6 @@
 // horde crowd: the main job. N animated monsters, GPU-driven, headless (PNG and statistics) or
 // in a window.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -8,20 +9,20 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "core/png.h"
+#include "crowd/frame_stats.h"
+#include "crowd/view.h"
 #include "crowd_options.h"
 #include "crowd_sources.h"
 #include "crowd_window.h"
 #include "gpu_session.h"
 #include "render/headless.h"
-#include "core/png.h"
-#include "crowd/frame_stats.h"
-#include "crowd/view.h"
 
 namespace horde {
 
 namespace {
 struct CrowdArgs {
-    ModelInput input;                 // --skeleton, --anim, --search-path apply to every model
+    ModelInput input; // --skeleton, --anim, --search-path apply to every model
     std::vector<std::string> models{"monster"};
     DeviceChoice device;
     CrowdOptions crowd;
@@ -39,13 +40,15 @@ bool hasDisplay() {
     return (x && *x) || (wayland && *wayland);
 }
 
-// "model: material: texture" for every texture a material names and no file gave.
-std::vector<std::string> missingTextures(const std::vector<Model*>& models, const std::vector<std::string>& names) {
+// "model: material: texture" for every texture a material names and no file gave. A folder
+// given as one --model is many inputs: models and inputs pair one to one.
+std::vector<std::string> missingTextures(const std::vector<Model*>& models,
+                                         const std::vector<ModelInput>& inputs) {
     std::vector<std::string> out;
     for (size_t m = 0; m < models.size(); ++m)
         for (const Material& material : models[m]->materials)
             for (const TextureRef& t : material.textures)
-                if (!t.texture) out.push_back(names[m] + ": " + material.name + ": " + t.path);
+                if (!t.texture) out.push_back(inputs[m].model + ": " + material.name + ": " + t.path);
     return out;
 }
 
@@ -57,10 +60,18 @@ int runHeadless(CrowdArgs& a) {
     if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk)
         return session.finish(code);
     {
+        const auto start = std::chrono::steady_clock::now();
         std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
             crowdModels(*session.device, models, crowdScales(models, inputs, a.crowd.units));
+        const auto prepared = std::chrono::steady_clock::now();
         CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,
                          a.crowd.settings(kOffscreenColorFormat, kFramesInFlight));
+        const auto created = std::chrono::steady_clock::now();
+        using Ms = std::chrono::duration<double, std::milli>;
+        std::printf("prepared: %zu model%s in %.0f ms (LOD chains, bounds, tables, their upload), the scene "
+                    "in %.0f ms\n",
+                    crowdModelsOwned.size(), crowdModelsOwned.size() == 1 ? "" : "s",
+                    Ms(prepared - start).count(), Ms(created - prepared).count());
         float aspect = float(a.width) / float(a.height);
         OrbitCamera camera = initialCamera(scene, a.crowd.view, aspect);
         float sceneRadius = scene.worldBounds().radius();
@@ -68,21 +79,24 @@ int runHeadless(CrowdArgs& a) {
         options.width = a.width;
         options.height = a.height;
         options.frames = a.frames;
-        HeadlessResult result = renderHeadless(*session.device, scene, orbitView(camera, aspect, sceneRadius, a.height), options);
+        HeadlessResult result =
+            renderHeadless(*session.device, scene, orbitView(camera, aspect, sceneRadius, a.height), options);
         for (size_t m = 0; m < crowdModelsOwned.size(); ++m) {
             const CrowdModel& cm = *crowdModelsOwned[m];
             std::string levels;
             for (const LodChain& chain : cm.asset().lods)
                 for (const LodLevel& level : chain.levels)
                     levels += " " + std::to_string(level.vertexCount);
-            std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n", inputs[m].model.c_str(),
-                        cm.model().meshes.size(), cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
+            std::printf("model %s: %zu mesh%s, level vertices%s, pose sphere radius %.3g\n",
+                        inputs[m].model.c_str(), cm.model().meshes.size(),
+                        cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
                         double(cm.asset().worldSphere.w));
-            for (const std::string& w : cm.model().warnings) std::printf("warning %s: %s\n", a.models[m].c_str(), w.c_str());
+            for (const std::string& w : cm.model().warnings)
+                std::printf("warning %s: %s\n", inputs[m].model.c_str(), w.c_str());
         }
         for (const std::string& w : scene.materials().warnings())
             std::printf("warning: %s\n", w.c_str());
-        const std::vector<std::string> missing = missingTextures(models, a.models);
+        const std::vector<std::string> missing = missingTextures(models, inputs);
         std::printf(
             "crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, textures %s (%u images), view %s, "
             "%.1f MiB per frame slot\n",
@@ -91,7 +105,8 @@ int runHeadless(CrowdArgs& a) {
             scene.materials().textureCount(), a.crowd.view.c_str(),
             double(scene.slotBytes()) / (1024.0 * 1024.0));
         std::printf("%s\n", FrameStats::frameHeader().c_str());
-        for (size_t f = 0; f < result.stats.gpu.size(); ++f) std::printf("%s\n", result.stats.frameLine(f).c_str());
+        for (size_t f = 0; f < result.stats.gpu.size(); ++f)
+            std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
         if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());
         if (!a.stats.empty()) {
@@ -106,7 +121,8 @@ int runHeadless(CrowdArgs& a) {
             std::printf("wrote %s\n", a.stats.c_str());
         }
         if (!a.out.empty()) {
-            if (Status st = writePng(a.out, result.image.width, result.image.height, result.image.rgba); !st) {
+            if (Status st = writePng(a.out, result.image.width, result.image.height, result.image.rgba);
+                !st) {
                 std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
                 return session.finish(kExitBadInput);
             }
@@ -118,15 +134,18 @@ int runHeadless(CrowdArgs& a) {
 } // namespace
 
 Command addCrowdCommand(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
+    CLI::App* cmd =
+        app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
     auto args = std::make_shared<CrowdArgs>();
     args->input.addOptions(*cmd, false);
-    cmd->add_option("--model", args->models, "model file(s) or folder(s) (every animated model in it, with its paired animations), or `monster` (default); several share the crowd")
+    cmd->add_option("--model", args->models,
+                    "model file(s) or folder(s) (every animated model in it, with its paired animations), or "
+                    "`monster` (default); several share the crowd")
         ->expected(1, -1);
     args->device.addOptions(*cmd);
     cmd->add_option("--count", args->count, "instances")->check(CLI::Range(1u, 1u << 20));
-    CLI::Option* frames = cmd->add_option("--frames", args->frames,
-                                          "frames to render (default: 30 headless; until closed in a window)");
+    CLI::Option* frames = cmd->add_option(
+        "--frames", args->frames, "frames to render (default: 30 headless; until closed in a window)");
     cmd->add_option("--out", args->out, "PNG of the last headless frame");
     args->crowd.addOptions(*cmd);
     cmd->add_option("--stats", args->stats, "per-frame statistics as JSON (headless)");
@@ -137,8 +156,8 @@ Command addCrowdCommand(CLI::App& app) {
     return {cmd, [args, frames] {
                 if (args->window || (!args->headless && hasDisplay())) {
                     uint32_t windowFrames = frames->count() ? args->frames : 0;
-                    WindowArgs w{args->input, args->models, args->device, args->crowd, args->count, windowFrames,
-                                 args->width, args->height};
+                    WindowArgs w{args->input, args->models, args->device, args->crowd,
+                                 args->count, windowFrames, args->width,  args->height};
                     return runCrowdWindow(w);
                 }
                 return runHeadless(*args);

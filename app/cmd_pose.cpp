@@ -74,9 +74,9 @@ int runGpu(PoseArgs& a) {
     if (int code = clipOrError(model, a, clip)) return session.finish(code);
     nlohmann::json doc{{"meshes", nlohmann::json::array()}};
     {
-        std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
-        instances[0] = gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)};
         CrowdModel crowdModel(*session.device, model, {.crowd = false});
+        const std::vector<gpu::InstanceRecord> instances = {
+            gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)}};
         const CrowdModel* models[] = {&crowdModel};
         CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(1));
         session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, float(a.time), ViewCamera{}); });

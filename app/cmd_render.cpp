@@ -40,10 +40,10 @@ int run(RenderArgs& a) {
         return session.finish(kExitBadInput);
     }
     Playback playback{clip, 0.0, 1.0, true};
-    std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
-    instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
     {
         CrowdModel crowdModel(*session.device, model, {.crowd = false});
+        std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel.asset(), 1);
+        instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
         const CrowdModel* models[] = {&crowdModel};
         CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(kFramesInFlight));
         for (const std::string& w : scene.materials().warnings())

@@ -84,10 +84,10 @@ struct Renderer {
     bool textures;
 
     Image8 render(Model& model, int clip, double time, const glm::mat4& viewProjection) {
-        std::vector<gpu::InstanceRecord> instances = gridInstances(model, 1);
-        instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
         uploadMeshes(device, model);
         CrowdModel crowdModel(device, model, {.crowd = false});
+        std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel.asset(), 1);
+        instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
         const CrowdModel* models[] = {&crowdModel};
         CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
         settings.textures = textures;

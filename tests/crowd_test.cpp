@@ -131,7 +131,7 @@ TEST_F(CrowdTest, LodAndCullingDrawWhatBruteForceDraws) {
 TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     const CrowdModel* models[] = {crowdModel_.get()};
     const uint32_t count = 900;
-    std::vector<gpu::InstanceRecord> instances = gridInstances(*model_, count);
+    std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel_->asset(), count);
     CrowdScene scene(device(), models, {instances}, settings());
     const float time = 0.3f;
     HeadlessResult result = render(scene, time, true);

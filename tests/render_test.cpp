@@ -24,9 +24,9 @@ TEST_F(RenderTest, MonsterFillsItsProjectedBounds) {
     glm::mat4 viewProjection = camera.viewProjection(aspect, world.radius());
     HeadlessResult result;
     {
-        std::vector<gpu::InstanceRecord> bindPose = gridInstances(model, 1);
-        bindPose[0].clip = HORDE_NONE;
         CrowdModel crowdModel(device(), model, {.crowd = false});
+        std::vector<gpu::InstanceRecord> bindPose = crowdLayout(crowdModel.asset(), 1);
+        bindPose[0].clip = HORDE_NONE;
         const CrowdModel* models[] = {&crowdModel};
         CrowdScene crowd(device(), models, {bindPose}, singleInstanceSettings(kFramesInFlight));
         HeadlessOptions options;

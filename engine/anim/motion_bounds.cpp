@@ -176,6 +176,7 @@ MotionBounds motionBounds(const Model& model, uint32_t samplesPerClip) {
         bounds.clipSpeed.assign(model.clips.size(), 0.0f);
         return bounds;
     }
+    bounds.poseBox = {glm::vec3(box.lo), glm::vec3(box.hi)};
     // Distances are taken from the centre as stored, so rounding it to float costs nothing.
     bounds.sphere.center = glm::vec3((box.lo + box.hi) * 0.5);
     const glm::dvec3 center(bounds.sphere.center);

@@ -22,6 +22,8 @@ struct MotionBounds {
     std::vector<float> clipSpeed; // per clip: an upper bound on any vertex's speed, model units per
                                   // second of clip time, between a stepped key's jumps (a jump is
                                   // instantaneous: no speed bounds it)
+    Bounds poseBox;               // model space: the box around every vertex of the bind pose and of
+                                  // every sampled pose (unpadded: where a crowd lays out instances)
 };
 
 // Each clip is posed with the CPU reference at every key time within [0, duration] (stepped keys

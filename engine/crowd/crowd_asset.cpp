@@ -1,6 +1,7 @@
 #include "crowd/crowd_asset.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -25,7 +26,16 @@ LodChain sourceOnly(const Mesh& mesh) {
 }
 
 MotionBounds bindPoseOnly(const Bounds& bind, size_t clips) {
-    return {{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f)};
+    return {{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f), bind};
+}
+
+// The farthest a corner of `world` lies from the vertical axis through the placement.
+float groundReach(const Bounds& world) {
+    float reach = 0.0f;
+    for (float x : {world.min.x, world.max.x})
+        for (float z : {world.min.z, world.max.z})
+            reach = std::max(reach, std::sqrt(x * x + z * z));
+    return reach;
 }
 
 // Instances per drawn instance for a level of `vertices` vertices: batches of about a thousand
@@ -89,6 +99,7 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     const Bounds bind = bindPoseBounds(model);
     asset.motion = options.crowd ? motionBounds(model) : bindPoseOnly(bind, model.clips.size());
     asset.worldBindBounds = toWorld(bind, asset.axesToWorld);
+    asset.footprint = groundReach(toWorld(asset.motion.poseBox, asset.axesToWorld));
     asset.worldSphere = glm::vec4(glm::vec3(asset.axesToWorld * glm::vec4(asset.motion.sphere.center, 1.0f)),
                                   asset.motion.sphere.radius * largestScale(asset.axesToWorld));
     for (const Mesh& mesh : model.meshes)

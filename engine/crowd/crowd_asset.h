@@ -34,6 +34,9 @@ struct CrowdAsset {
     bool clockwise = false;
     glm::vec4 worldSphere{0.0f}; // the motion sphere in world axes, before each instance's placement
     Bounds worldBindBounds;      // the bind pose's box in world axes: where feet stand, how tall
+    // How far from its placement any pose reaches across the ground (x and z), in world units:
+    // instances this far apart never touch, whatever their headings.
+    float footprint = 0.0f;
     uint32_t bucketsPerClip = 64;
     uint32_t commandsPerMesh = 1; // draw commands one material slot may need: levels x submeshes
     uint32_t vertexStride = 0;    // level-0 vertices of every mesh: one instance's share of the pool

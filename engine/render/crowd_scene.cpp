@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "crowd/layout.h"
 #include "render/crowd_scene_part.h"
 #include "vk/check.h"
 #include "vk/device.h"
@@ -128,19 +127,19 @@ Bounds crowdBounds(std::span<const CrowdScene::Part> parts) {
     return bounds;
 }
 
-std::vector<std::vector<gpu::InstanceRecord>> gridFor(std::span<const CrowdModel* const> models,
-                                                      uint32_t count) {
-    std::vector<const Model*> plain;
+std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdModel* const> models, uint32_t count,
+                                                        const LayoutOptions& layout) {
+    std::vector<const CrowdAsset*> assets;
     for (const CrowdModel* m : models)
-        plain.push_back(&m->model());
-    return mixedGrid(plain, count);
+        assets.push_back(&m->asset());
+    return crowdLayout(assets, count, layout);
 }
 
 } // namespace
 
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
                        const CrowdSettings& settings)
-    : CrowdScene(device, models, gridFor(models, count), settings) {}
+    : CrowdScene(device, models, layoutFor(models, count, settings.layout), settings) {}
 
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)

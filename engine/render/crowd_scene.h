@@ -17,6 +17,7 @@
 
 #include "anim/cull_reference.h"
 #include "crowd/frame_stats.h"
+#include "crowd/layout.h"
 #include "crowd/view.h"
 #include "render/crowd_model.h"
 #include "render/crowd_pipelines.h"
@@ -42,6 +43,7 @@ struct CrowdSettings {
     uint64_t vertexBudget = 1u << 23;
     uint32_t poseBudget = 4096; // own poses per frame with LOD on; the rest share
     bool textures = true;       // off: base colours only, no texture uploaded or sampled
+    LayoutOptions layout;       // where a crowd given by its count stands
 };
 
 struct RenderTarget {
@@ -61,7 +63,8 @@ class CrowdScene {
     // instances[m] stand for models[m]; models must outlive the scene.
     CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings);
-    // `count` instances on one grid shared by every model (instance i is model i % models).
+    // `count` instances laid out by settings.layout, shared by every model (instance i is model
+    // i % models).
     CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
                const CrowdSettings& settings);
     ~CrowdScene();
