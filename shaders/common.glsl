@@ -26,6 +26,7 @@ layout(buffer_reference, scalar) buffer LevelSubmeshes { LevelSubmesh v[]; };
 layout(buffer_reference, scalar) buffer DrawEntries { DrawEntry v[]; };
 layout(buffer_reference, scalar) buffer SkinJobs { SkinJob v[]; };
 layout(buffer_reference, scalar) buffer DrawInfos { DrawInfo v[]; };
+layout(buffer_reference, scalar) buffer VisibleInstances { VisibleInstance v[]; };
 
 bool isNull(uvec2 a) { return a.x == 0u && a.y == 0u; }
 

@@ -1,10 +1,12 @@
 #version 460
-// Pass 1, cull: every instance's every-pose sphere against the cull frustum; for the visible
-// ones, a level per mesh from the projected error and a pose (its own, or one shared by
-// instances of the same clip and time bucket when sharing moves no vertex by more than the
-// allowed pixels), appended to the (mesh, level) lists the draws and skin jobs read.
-// Mirrors cullInstance() in engine/anim/cull_reference.cpp.
+// Pass 1, cull: every instance's every-pose sphere against the cull frustum; for the seen ones,
+// the draw's transform, a pose (its own, or one shared by instances of the same clip and time
+// bucket when sharing moves no vertex by more than the allowed pixels), and an entry in the
+// visible list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are
+// added to its distance bucket's demand: budget.comp decides from them what the pool can hold,
+// and assign.comp draws. Mirrors cullInstance() in engine/anim/cull_reference.cpp.
 #include "compute.glsl"
+#include "levels.glsl"
 
 layout(push_constant, scalar) uniform Push { CullPush pc; };
 
@@ -24,7 +26,6 @@ void main() {
     float radius = f.sphere.w;
     if ((pc.flags & HORDE_CULL_FRUSTUM) != 0u && outsideFrustum(g, centre, radius)) return;
     Uints counters = Uints(f.counters);
-    atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
     // The draw's transform, once per instance rather than once per vertex: the file's axes, the
     // heading, the placement.
     mat4 axes = Matrix(f.axes).m;
@@ -38,7 +39,8 @@ void main() {
     Affines(f.worlds).v[instance] = toWorld;
 
     // Pixels one model unit covers at the sphere's nearest point (the camera inside it: level 0).
-    float distance = length(centre - g.cullEye.xyz) - radius;
+    float centreDistance = length(centre - g.cullEye.xyz);
+    float distance = centreDistance - radius;
     float pixelsPerUnit = distance > 0.0 ? g.cullEye.w / distance : 3.4e38;
     bool lod = (pc.flags & HORDE_CULL_LOD) != 0u;
     bool deterministic = pc.flags == 0u || pc.flags == HORDE_CULL_POOL; // brute force: slot = instance
@@ -67,47 +69,32 @@ void main() {
         atomicAdd(counters.v[HORDE_COUNT_POSES], 1u);
         Uints(f.poseInstances).v[instance] = instance;
     }
+    CullMeshes meshes = CullMeshes(f.meshes);
+    CullLevels levels = CullLevels(f.levels);
     if (share) {
         pose = sharedPose;
         atomicAdd(counters.v[HORDE_COUNT_SHARED], 1u);
+        // A shared (pose, mesh, level) is skinned once for every instance drawing it.
+        if ((pc.flags & HORDE_CULL_POOL) != 0u)
+            for (uint m = 0u; m < f.meshCount; ++m) {
+                uint level = chosenLevel(meshes.v[m], levels, lod, pixelsPerUnit, pc.lodErrorPixels);
+                Uints(f.sharedRequests).v[(pose * f.meshCount + m) * HORDE_MAX_LEVELS + level] = 1u;
+            }
     }
 
-    CullMeshes meshes = CullMeshes(f.meshes);
-    CullLevels levels = CullLevels(f.levels);
-    bool pool = (pc.flags & HORDE_CULL_POOL) != 0u;
-    for (uint m = 0u; m < f.meshCount; ++m) {
-        CullMesh mesh = meshes.v[m];
-        uint level = 0u;
-        if (lod)
-            for (uint l = 1u; l < mesh.levelCount && levels.v[mesh.firstLevel + l].error * pixelsPerUnit <= pc.lodErrorPixels; ++l)
-                level = l;
-        uint list = mesh.firstLevel + level;
-        uint vertexCount = levels.v[list].vertexCount;
-        uint vertexOffset = 0u;
-        if (pool && share) {
-            uint combination = (pose * f.meshCount + m) * HORDE_MAX_LEVELS + level;
-            Uints(f.sharedRequests).v[combination] = 1u;
-            vertexOffset = HORDE_SHARED_BIT | combination;
-        } else if (pool) {
-            uint jobCounter = HORDE_COUNT_HEADER + f.materialCount + f.listCount + list;
-            uint job;
-            if (deterministic) {
-                vertexOffset = instance % f.chunkInstances * f.vertexStride + mesh.vertexBase;
-                job = instance;
-                atomicAdd(counters.v[jobCounter], 1u);
-            } else {
-                vertexOffset = atomicAdd(counters.v[HORDE_COUNT_VERTICES], vertexCount);
-                if (vertexOffset + vertexCount > f.vertexCapacity) {
-                    atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
-                    continue;
-                }
-                job = atomicAdd(counters.v[jobCounter], 1u);
-            }
-            SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(pose, vertexOffset);
-        }
-        uint listCounter = HORDE_COUNT_HEADER + f.materialCount + list;
-        uint entry = deterministic ? instance : atomicAdd(counters.v[listCounter], 1u);
-        if (deterministic) atomicAdd(counters.v[listCounter], 1u);
-        DrawEntries(f.entries).v[list * f.instanceCount + entry] = DrawEntry(instance, pose, vertexOffset, level);
+    uint bucket = g.cullFar > 0.0 ? min(uint(centreDistance / g.cullFar * float(HORDE_DISTANCE_BUCKETS)),
+                                        HORDE_DISTANCE_BUCKETS - 1u)
+                                  : 0u;
+    if (!share && !deterministic && (pc.flags & HORDE_CULL_POOL) != 0u) {
+        uint wanted = 0u;
+        for (uint m = 0u; m < f.meshCount; ++m)
+            wanted += levels.v[meshes.v[m].firstLevel + chosenLevel(meshes.v[m], levels, lod, pixelsPerUnit, pc.lodErrorPixels)]
+                          .vertexCount;
+        Uints demand = Uints(f.demand);
+        atomicAdd(demand.v[bucket], wanted);
+        atomicAdd(demand.v[HORDE_DISTANCE_BUCKETS + bucket], lod ? f.coarseVertices : wanted);
     }
+    uint entry = atomicAdd(counters.v[HORDE_COUNT_SEEN], 1u);
+    if (deterministic) entry = instance;
+    VisibleInstances(f.visible).v[entry] = VisibleInstance(instance, pose, bucket, pixelsPerUnit);
 }

@@ -129,7 +129,8 @@ struct FrameGlobals {
     vec4 cullPlanes[6];
     vec4 cullEye;
     uint tintLevels; // 1: colour each instance by its level (the `l` key)
-    uint pad0, pad1, pad2;
+    float cullFar;   // no part of the crowd is farther from cullEye: distance buckets span [0, cullFar)
+    uint pad1, pad2;
 };
 
 // One indirect-count draw per mesh; gl_DrawID picks the command's DrawInfo, gl_InstanceIndex
@@ -183,12 +184,29 @@ struct MaterialRecord {
 #define HORDE_SHARED_BIT 0x80000000u // DrawEntry.vertexOffset: index into sharedOffsets instead
 
 // counters[] layout: a fixed header, then draw counts per material slot, then per-list counts.
-#define HORDE_COUNT_VISIBLE 0
-#define HORDE_COUNT_POSES 1     // own pose slots handed out this frame
-#define HORDE_COUNT_VERTICES 2  // skinned-vertex pool cursor
-#define HORDE_COUNT_DROPPED 3   // (instance, mesh) pairs the vertex pool could not hold
-#define HORDE_COUNT_SHARED 4    // visible instances drawn with a shared pose
+#define HORDE_COUNT_VISIBLE 0     // instances drawn (every mesh of them)
+#define HORDE_COUNT_POSES 1       // own pose slots handed out this frame
+#define HORDE_COUNT_VERTICES 2    // skinned-vertex pool cursor
+#define HORDE_COUNT_DROPPED 3     // instances seen but not drawn: the pool could not hold them
+#define HORDE_COUNT_SHARED 4      // seen instances given a shared pose
+#define HORDE_COUNT_SEEN 5        // instances inside the cull frustum: entries of the visible list
+#define HORDE_COUNT_COARSE_FROM 6 // distance bucket from which own-pose instances take coarsest levels
+#define HORDE_COUNT_DROP_FROM 7   // distance bucket from which they are dropped
 #define HORDE_COUNT_HEADER 8
+
+// The pool's budget (budget.comp): own-pose instances' skinned vertices per distance bucket, at
+// the levels they want and at every mesh's coarsest level, decide how far out instances may keep
+// their levels; past that they take the coarsest, and only when even that cannot fit are the
+// farthest dropped. Mirrors poolBudget() in engine/anim/cull_reference.cpp.
+#define HORDE_DISTANCE_BUCKETS 256
+
+// An instance inside the cull frustum, as the cull pass leaves it for the assign pass.
+struct VisibleInstance {
+    uint instance;
+    uint pose;           // shared pose index, or sharedPoses + its own slot
+    uint bucket;         // distance bucket of its sphere's centre
+    float pixelsPerUnit; // at the sphere's nearest point: what its levels are chosen by
+};
 
 struct CullMesh {
     uint firstLevel;  // into the CullLevel table
@@ -257,11 +275,13 @@ struct CrowdFrame {
     address sharedOffsets;  // uint per shared (pose, mesh, level): its pool offset this frame
     address jobs;           // SkinJob lists, jobCapacity each
     address poseInstances;  // instance of each own pose slot
-    address dispatches;     // VkDispatchIndirectCommand: sample, pose, then one skin dispatch per list
+    address dispatches;     // VkDispatchIndirectCommand: sample, pose, assign, then one skin dispatch per list
     address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per material slot
     address drawInfo;       // DrawInfo beside each command
     address worlds;         // Affine per instance: model axes to world, written for visible ones
     address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
+    address visible;        // VisibleInstance per seen instance (brute force: at its own index)
+    address demand;         // uint per distance bucket: wanted vertices, then as many at the coarsest levels
     vec4 sphere;            // every pose's bound, in world axes: centre, radius
     uint instanceCount;
     uint meshCount;
@@ -279,6 +299,8 @@ struct CrowdFrame {
     uint vertexStride;      // brute force: pool vertices per instance (every mesh at level 0)
     uint chunkInstances;    // brute force: instances skinned and drawn together through the pool
     uint materialCount;     // material slots: every mesh's submeshes
+    uint coarseVertices;    // every mesh at its coarsest level: what an instance needs at least
+    uint pad;
 };
 
 struct CullPush {
@@ -323,8 +345,9 @@ static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 &&
 static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
-static_assert(offsetof(CrowdFrame, sphere) == 144 && offsetof(CrowdFrame, instanceCount) == 160 &&
-              sizeof(CrowdFrame) == 224);
+static_assert(offsetof(CrowdFrame, sphere) == 160 && offsetof(CrowdFrame, instanceCount) == 176 &&
+              sizeof(CrowdFrame) == 248);
+static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu
 #else

@@ -1,8 +1,7 @@
 #version 460
-// Pass 1b, plan: after culling, one workgroup turns the counts into work. Shared poses that some
-// visible instance uses get their pool range and a skin job; then every (mesh, level) list gets
-// its skin dispatch size and, when it has instances, one indirect draw per submesh, compacted
-// per material slot for vkCmdDrawIndexedIndirectCount; sample and pose get their sizes.
+// Pass 1d, plan: after assigning, one workgroup turns the counts into work. Every (mesh, level)
+// list gets its skin dispatch size and, when it has instances, one indirect draw per submesh,
+// compacted per material slot for vkCmdDrawIndexedIndirectCount; sample and pose get their sizes.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { PlanPush pc; };
@@ -31,30 +30,11 @@ void main() {
         Dispatches(f.dispatches).v[0] = workgroups(poses * f.nodeCount, f.workgroupLimit);
         Dispatches(f.dispatches).v[1] = workgroups(poses * f.jointCount, f.workgroupLimit);
     }
-    for (uint c = lane; c < f.sharedCount; c += HORDE_WORKGROUP) {
-        if (Uints(f.sharedRequests).v[c] == 0u) continue;
-        uint level = c % HORDE_MAX_LEVELS, mesh = (c / HORDE_MAX_LEVELS) % f.meshCount;
-        uint pose = c / HORDE_MAX_LEVELS / f.meshCount;
-        uint list = CullMeshes(f.meshes).v[mesh].firstLevel + level;
-        uint vertexCount = levels.v[list].vertexCount;
-        uint offset = atomicAdd(counters.v[HORDE_COUNT_VERTICES], vertexCount);
-        if (offset + vertexCount > f.vertexCapacity) {
-            Uints(f.sharedOffsets).v[c] = HORDE_NONE;
-            atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
-            continue;
-        }
-        Uints(f.sharedOffsets).v[c] = offset;
-        uint job = atomicAdd(counters.v[jobBase + list], 1u);
-        SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(pose, offset);
-    }
-    memoryBarrierBuffer();
-    barrier();
-
     for (uint list = lane; list < f.listCount; list += HORDE_WORKGROUP) {
         CullLevel level = levels.v[list];
         uint jobs = min(counters.v[jobBase + list], f.jobCapacity);
         counters.v[jobBase + list] = jobs;
-        Dispatches(f.dispatches).v[2u + list] = workgroups(jobs * level.vertexCount, f.workgroupLimit);
+        Dispatches(f.dispatches).v[3u + list] = workgroups(jobs * level.vertexCount, f.workgroupLimit);
         uint instances = counters.v[listBase + list];
         if (instances == 0u) continue;
         for (uint s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {

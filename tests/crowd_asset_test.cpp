@@ -170,15 +170,17 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.sharedRequests, 780u * 4u);
     EXPECT_EQ(b.jobs, 69u * 8u);
     EXPECT_EQ(b.poseInstances, 65u * 4u);
-    EXPECT_EQ(b.dispatches, 3u * 12u);
+    EXPECT_EQ(b.dispatches, 4u * 12u); // sample, pose, assign, one skin dispatch for the one list
     EXPECT_EQ(b.draws, 4u * 20u);
     EXPECT_EQ(b.drawInfo, 4u * 24u);
     EXPECT_EQ(b.locals, 69u * 1u * 48u);  // one node
     EXPECT_EQ(b.palette, 69u * 1u * 48u); // the static mesh's one joint
     EXPECT_EQ(b.positions, 276u * 12u);
     EXPECT_EQ(b.worlds, 10u * 48u);
-    EXPECT_EQ(planBytes(plan), 48u + 160u + 3120u + 3120u + 552u + 260u + 36u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u);
+    EXPECT_EQ(b.visible, 10u * 16u);
+    EXPECT_EQ(b.demand, 2u * 256u * 4u); // wanted and coarsest vertices per distance bucket
+    EXPECT_EQ(planBytes(plan), 48u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
+                                   3312u + 3312u + 480u + 160u + 2048u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {

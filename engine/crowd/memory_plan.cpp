@@ -50,7 +50,7 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.sharedOffsets = uint64_t(p.sharedCount) * 4;
     b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);
     b.poseInstances = std::max<uint64_t>(p.poseCapacity, shared) * 4;
-    b.dispatches = (2 + lists) * kDispatchBytes;
+    b.dispatches = (3 + lists) * kDispatchBytes; // sample, pose, assign, a skin dispatch per list
     b.draws = p.drawCommands * kDrawCommandBytes;
     b.drawInfo = p.drawCommands * sizeof(gpu::DrawInfo);
     b.locals = p.poses * asset.tables.rest.size() * sizeof(gpu::Affine);
@@ -58,6 +58,8 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.positions = p.vertexCapacity * sizeof(glm::vec3);
     b.normals = p.vertexCapacity * sizeof(glm::vec3);
     b.worlds = uint64_t(count) * sizeof(gpu::Affine);
+    b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
+    b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
     return p;
 }
 
@@ -66,7 +68,7 @@ struct Named {
     uint64_t bytes;
     const char* what;
 };
-std::array<Named, 14> named(const PartPlan::Bytes& b) {
+std::array<Named, 16> named(const PartPlan::Bytes& b) {
     return {{{b.counters, "crowd counters"},
              {b.entries, "draw lists"},
              {b.sharedRequests, "shared pose requests"},
@@ -80,7 +82,9 @@ std::array<Named, 14> named(const PartPlan::Bytes& b) {
              {b.palette, "palettes"},
              {b.positions, "skinned positions"},
              {b.normals, "skinned normals"},
-             {b.worlds, "instance transforms"}}};
+             {b.worlds, "instance transforms"},
+             {b.visible, "visible list"},
+             {b.demand, "pool demand by distance"}}};
 }
 } // namespace
 

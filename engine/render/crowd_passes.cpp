@@ -161,13 +161,21 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         Part::PerSlot& b = part.slots[slotIndex];
         vkCmdFillBuffer(cmd, b.counters.get(), 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, b.sharedRequests.get(), 0, VK_WHOLE_SIZE, 0);
-        commands_ += 2;
+        vkCmdFillBuffer(cmd, b.demand.get(), 0, VK_WHOLE_SIZE, 0);
+        commands_ += 3;
     }
     barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     ++commands_;
+    auto indirect = [&](const Pipeline& pipeline, const auto& push, const Buffer& args, uint32_t index) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
+        pushConstants(cmd, pipeline, push);
+        vkCmdDispatchIndirect(cmd, args.get(), VkDeviceSize(index) * sizeof(VkDispatchIndirectCommand));
+        commands_ += 3;
+    };
     stamp(0);
+    // Cull, share the pool out, assign levels and pool ranges, then size the work.
     for (Part& part : parts_) {
         gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
         dispatch(cmd, pipelines_.cull, push, part.instances.size());
@@ -176,19 +184,24 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     passBarrier(cmd);
     for (Part& part : parts_) {
         gpu::PlanPush push{part.slots[slotIndex].frame.address()};
+        dispatch(cmd, pipelines_.budget, push, HORDE_WORKGROUP);
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    for (Part& part : parts_) {
+        gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
+        indirect(pipelines_.assign, push, part.slots[slotIndex].dispatches, 2);
+    }
+    passBarrier(cmd);
+    for (Part& part : parts_) {
+        gpu::PlanPush push{part.slots[slotIndex].frame.address()};
         dispatch(cmd, pipelines_.plan, push, HORDE_WORKGROUP);
         commands_ += 3;
     }
     passBarrier(cmd);
-    commands_ += 2;
+    commands_ += 4;
     stamp(1);
 
-    auto indirect = [&](const Pipeline& pipeline, const auto& push, const Buffer& args, uint32_t index) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
-        pushConstants(cmd, pipeline, push);
-        vkCmdDispatchIndirect(cmd, args.get(), VkDeviceSize(index) * sizeof(VkDispatchIndirectCommand));
-        commands_ += 3;
-    };
     for (Part& part : parts_) {
         Part::PerSlot& b = part.slots[slotIndex];
         indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
@@ -211,7 +224,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         for (Part& part : parts_)
             for (uint32_t list = 0; list < part.listCount(); ++list)
                 indirect(pipelines_.skin, skinPush(part, slotIndex, list), part.slots[slotIndex].dispatches,
-                         2 + list);
+                         3 + list);
     passBarrier(cmd);
     ++commands_;
     stamp(4);

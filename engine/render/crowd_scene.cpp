@@ -127,8 +127,8 @@ Bounds crowdBounds(std::span<const CrowdScene::Part> parts) {
     return bounds;
 }
 
-std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdModel* const> models, uint32_t count,
-                                                        const LayoutOptions& layout) {
+std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdModel* const> models,
+                                                        uint32_t count, const LayoutOptions& layout) {
     std::vector<const CrowdAsset*> assets;
     for (const CrowdModel* m : models)
         assets.push_back(&m->asset());
@@ -181,6 +181,8 @@ void CrowdScene::createSlotBuffers(Part& part) {
         b.positions = storage(bytes.positions, "skinned positions");
         b.normals = storage(bytes.normals, "skinned normals");
         b.worlds = storage(bytes.worlds, "instance transforms");
+        b.visible = storage(bytes.visible, "visible list");
+        b.demand = storage(bytes.demand, "pool demand by distance");
     }
 }
 
@@ -208,6 +210,8 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.draws = b.draws.address();
     f.drawInfo = b.drawInfo.address();
     f.worlds = b.worlds.address();
+    f.visible = b.visible.address();
+    f.demand = b.demand.address();
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
@@ -226,6 +230,8 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.vertexStride = asset.vertexStride;
     f.chunkInstances = plan.chunkInstances;
     f.materialCount = part.materialCount();
+    for (const gpu::CullMesh& mesh : asset.cullMeshes)
+        f.coarseVertices += asset.cullLevels[mesh.firstLevel + mesh.levelCount - 1].vertexCount;
     return f;
 }
 
@@ -259,6 +265,12 @@ void CrowdScene::writeGlobals(uint32_t slotIndex, const ViewCamera& view, const 
         g.cullPlanes[p] = planes[p];
     g.cullEye = glm::vec4(cull.eye, cull.pixelsPerUnit);
     g.tintLevels = tintLevels_ ? 1u : 0u;
+    for (int corner = 0; corner < 8; ++corner) {
+        const glm::vec3 p((corner & 1) ? worldBounds_.max.x : worldBounds_.min.x,
+                          (corner & 2) ? worldBounds_.max.y : worldBounds_.min.y,
+                          (corner & 4) ? worldBounds_.max.z : worldBounds_.min.z);
+        g.cullFar = std::max(g.cullFar, glm::length(p - cull.eye));
+    }
     std::memcpy(slots_[slotIndex].globals.mapped(), &g, sizeof(g));
 }
 

@@ -28,7 +28,7 @@ struct CrowdScene::Part {
     Buffer chunkDrawInfo;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches,
-            draws, drawInfo, locals, palette, positions, normals, worlds;
+            draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand;
     };
     std::vector<PerSlot> slots;
 
