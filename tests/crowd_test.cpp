@@ -3,12 +3,14 @@
 // a fixed number of commands whatever the crowd's size.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "anim/cull_reference.h"
 #include "anim/reference.h"
-#include "monster.h"
 #include "crowd/layout.h"
-#include "render/headless.h"
 #include "crowd/view.h"
+#include "monster.h"
+#include "render/headless.h"
 #include "support/image.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
@@ -31,7 +33,8 @@ class CrowdTest : public test::VulkanTest {
         VulkanTest::TearDown();
     }
 
-    CrowdSettings settings(Technique technique = Technique::Compute, bool cull = true, bool lod = true) const {
+    CrowdSettings settings(Technique technique = Technique::Compute, bool cull = true,
+                           bool lod = true) const {
         CrowdSettings s;
         s.technique = technique;
         s.cull = cull;
@@ -43,14 +46,16 @@ class CrowdTest : public test::VulkanTest {
 
     HeadlessResult render(CrowdScene& scene, float time, bool street = false) {
         float aspect = float(kWidth) / float(kHeight);
-        OrbitCamera camera = street ? streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f)
-                                    : frameBounds(scene.worldBounds(), aspect, 0.6f, 0.9f);
+        OrbitCamera camera =
+            street ? streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f)
+                   : frameBounds(scene.worldBounds(), aspect, 0.6f, 0.9f);
         HeadlessOptions options;
         options.width = kWidth;
         options.height = kHeight;
         options.frames = 2;
         options.startTime = time;
-        return renderHeadless(device(), scene, orbitView(camera, aspect, scene.worldBounds().radius(), kHeight), options);
+        return renderHeadless(device(), scene,
+                              orbitView(camera, aspect, scene.worldBounds().radius(), kHeight), options);
     }
 
     HeadlessResult render(uint32_t count, const CrowdSettings& s, float time, bool street = false) {
@@ -126,6 +131,51 @@ TEST_F(CrowdTest, LodAndCullingDrawWhatBruteForceDraws) {
     EXPECT_EQ(test::differingFraction(brute.image, same.image, 0), 0.0);
 }
 
+namespace {
+// What the CPU reference decides for every instance of a crowd seen from its street view at
+// `time`, and the far distance its distance buckets span (the scene's writeGlobals).
+struct StreetReference {
+    std::vector<CullDecision> decisions; // per instance
+    double far = 0.0;
+};
+} // namespace
+
+static StreetReference streetReference(const CrowdScene& scene, const CrowdModel& crowdModel,
+                                       const Model& model, const std::vector<gpu::InstanceRecord>& instances,
+                                       float time, uint32_t width, uint32_t height) {
+    const float aspect = float(width) / float(height);
+    const ViewCamera view =
+        orbitView(streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f), aspect,
+                  scene.worldBounds().radius(), height);
+    const CrowdAsset& asset = crowdModel.asset();
+    CullModelInfo info;
+    info.sphere = asset.worldSphere;
+    for (const Clip& clip : model.clips)
+        info.clipDuration.push_back(clip.duration);
+    info.clipSpeed = asset.motion.clipSpeed;
+    for (const LodChain& chain : asset.lods) {
+        info.levelErrors.emplace_back();
+        for (const LodLevel& level : chain.levels)
+            info.levelErrors.back().push_back(level.error);
+    }
+    info.bucketsPerClip = asset.bucketsPerClip;
+    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
+    StreetReference out;
+    for (const gpu::InstanceRecord& r : instances) {
+        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
+        CullInstance instance{glm::vec3(r.placement), r.placement.w, playback.clip,
+                              clipTime(model.clips[r.clip], playback, time)};
+        out.decisions.push_back(cullInstance(info, instance, camera, CullSettings{}));
+    }
+    const Bounds world = scene.worldBounds();
+    for (int corner = 0; corner < 8; ++corner) {
+        const glm::vec3 p((corner & 1) ? world.max.x : world.min.x, (corner & 2) ? world.max.y : world.min.y,
+                          (corner & 4) ? world.max.z : world.min.z);
+        out.far = std::max(out.far, double(glm::length(p - view.eye)));
+    }
+    return out;
+}
+
 // The GPU's visible set and levels per (mesh, level) list equal the CPU reference's, from a
 // street view that culls much of the crowd and spans every distance.
 TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
@@ -138,39 +188,24 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     ASSERT_FALSE(result.stats.counts.empty());
     const FrameCounts& gpuCounts = result.stats.counts.back();
     const float lastTime = time + 1.0f / 60.0f; // the second of two frames
-
-    float aspect = float(kWidth) / float(kHeight);
-    ViewCamera view = orbitView(streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f), aspect,
-                                scene.worldBounds().radius(), kHeight);
-    CullModelInfo info;
-    info.sphere = crowdModel_->asset().worldSphere;
-    for (const Clip& clip : model_->clips) info.clipDuration.push_back(clip.duration);
-    info.clipSpeed = crowdModel_->asset().motion.clipSpeed;
-    for (const LodChain& chain : crowdModel_->asset().lods) {
-        info.levelErrors.emplace_back();
-        for (const LodLevel& level : chain.levels) info.levelErrors.back().push_back(level.error);
-    }
-    info.bucketsPerClip = crowdModel_->asset().bucketsPerClip;
-    CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
-    CullSettings cull;
+    const StreetReference reference =
+        streetReference(scene, *crowdModel_, *model_, instances, lastTime, kWidth, kHeight);
 
     std::vector<uint32_t> expected(crowdModel_->asset().listCount(), 0);
     uint32_t visible = 0, shared = 0;
-    for (const gpu::InstanceRecord& r : instances) {
-        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
-        CullInstance instance{glm::vec3(r.placement), r.placement.w, playback.clip,
-                              clipTime(model_->clips[r.clip], playback, lastTime)};
-        CullDecision d = cullInstance(info, instance, camera, cull);
+    for (const CullDecision& d : reference.decisions) {
         if (!d.visible) continue;
         ++visible;
         shared += d.sharedPose ? 1 : 0;
-        for (size_t m = 0; m < d.levels.size(); ++m) ++expected[crowdModel_->asset().cullMeshes[m].firstLevel + d.levels[m]];
+        for (size_t m = 0; m < d.levels.size(); ++m)
+            ++expected[crowdModel_->asset().cullMeshes[m].firstLevel + d.levels[m]];
     }
     EXPECT_GT(visible, count / 10) << "the street view sees part of the crowd";
     EXPECT_LT(visible, count) << "and culls the rest";
     // Float against double at a plane or a level boundary may disagree on a rare instance.
     EXPECT_NEAR(double(gpuCounts.visible), double(visible), 2.0);
     EXPECT_NEAR(double(gpuCounts.sharedPoses), double(shared), 2.0);
+    EXPECT_EQ(gpuCounts.dropped, 0u);
     ASSERT_EQ(gpuCounts.listCounts.size(), 1u);
     uint32_t levelsUsed = 0;
     for (size_t l = 0; l < expected.size(); ++l) {
@@ -180,6 +215,97 @@ TEST_F(CrowdTest, CullingAndLevelsMatchTheCpuReference) {
     EXPECT_GE(levelsUsed, 3u) << "near and far instances at different levels";
     // Only what is drawn is animated: every visible instance has exactly one pose.
     EXPECT_EQ(gpuCounts.ownPoses + gpuCounts.sharedPoses, gpuCounts.visible);
+}
+
+// With a pool too small for every instance's levels, the nearest keep theirs, the farthest take
+// their coarsest, and only when even that cannot fit are the farthest dropped, whole: the GPU's
+// lists and drops against the budget worked out on the CPU from the reference's decisions.
+TEST_F(CrowdTest, APoolTooSmallDrawsTheFarthestCoarserBeforeDroppingAny) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    const CrowdAsset& asset = crowdModel_->asset();
+    const uint32_t count = 900;
+    const std::vector<gpu::InstanceRecord> instances = crowdLayout(asset, count);
+    const float time = 0.3f, lastTime = time + 1.0f / 60.0f;
+    StreetReference reference;
+    {
+        CrowdScene probe(device(), models, {instances}, settings());
+        reference = streetReference(probe, *crowdModel_, *model_, instances, lastTime, kWidth, kHeight);
+    }
+    auto vertices = [&](uint32_t mesh, uint32_t level) {
+        return uint64_t(asset.cullLevels[asset.cullMeshes[mesh].firstLevel + level].vertexCount);
+    };
+    std::vector<uint64_t> wanted(HORDE_DISTANCE_BUCKETS, 0), coarsest(HORDE_DISTANCE_BUCKETS, 0);
+    std::set<std::pair<uint32_t, std::pair<uint32_t, uint32_t>>> sharedSkins;
+    uint64_t sharedVertices = 0;
+    std::vector<uint32_t> buckets;
+    for (const CullDecision& d : reference.decisions) {
+        buckets.push_back(distanceBucket(d.centreDistance, reference.far, HORDE_DISTANCE_BUCKETS));
+        if (!d.visible) continue;
+        for (uint32_t m = 0; m < d.levels.size(); ++m) {
+            if (d.sharedPose && sharedSkins.insert({d.bucket, {m, d.levels[m]}}).second)
+                sharedVertices += vertices(m, d.levels[m]);
+            if (d.sharedPose) continue;
+            wanted[buckets.back()] += vertices(m, d.levels[m]);
+            coarsest[buckets.back()] += vertices(m, asset.cullMeshes[m].levelCount - 1);
+        }
+    }
+    // Pools half a bucket's difference past a cut: one where the farther half of the own-pose
+    // instances take their coarsest levels, one where even that leaves the farthest out.
+    uint64_t wantedTotal = 0, coarsestTotal = 0;
+    for (uint32_t b = 0; b < HORDE_DISTANCE_BUCKETS; ++b) {
+        wantedTotal += wanted[b];
+        coarsestTotal += coarsest[b];
+    }
+    // The bucket holding the middle of the wanted vertices, with room between its two costs.
+    uint32_t coarseCut = 0;
+    uint64_t nearWanted = 0;
+    while (nearWanted + wanted[coarseCut] < wantedTotal / 2 || wanted[coarseCut] < coarsest[coarseCut] + 2)
+        nearWanted += wanted[coarseCut++];
+    uint64_t coarsen = sharedVertices + nearWanted + (wanted[coarseCut] - coarsest[coarseCut]) / 2;
+    for (uint32_t b = coarseCut; b < HORDE_DISTANCE_BUCKETS; ++b)
+        coarsen += coarsest[b];
+    // The bucket holding the middle of the coarsest vertices.
+    uint32_t dropCut = 0;
+    uint64_t nearCoarsest = 0;
+    while (nearCoarsest + coarsest[dropCut] < coarsestTotal / 2 || coarsest[dropCut] < 2)
+        nearCoarsest += coarsest[dropCut++];
+    const uint64_t drop = sharedVertices + nearCoarsest + coarsest[dropCut] / 2;
+
+    for (uint64_t pool : {coarsen, drop}) {
+        SCOPED_TRACE(pool == coarsen ? "coarsening" : "dropping");
+        CrowdSettings s = settings();
+        s.vertexBudget = pool;
+        CrowdScene scene(device(), models, {instances}, s);
+        HeadlessResult result = render(scene, time, true);
+        ASSERT_FALSE(result.stats.counts.empty());
+        const FrameCounts& gpuCounts = result.stats.counts.back();
+        const PoolBudget budget = poolBudget(wanted, coarsest, pool - sharedVertices);
+        EXPECT_EQ(budget.coarseFrom, pool == coarsen ? coarseCut : 0u);
+        EXPECT_EQ(budget.dropFrom, pool == coarsen ? uint32_t(HORDE_DISTANCE_BUCKETS) : dropCut);
+        std::vector<uint32_t> expected(asset.listCount(), 0);
+        uint32_t drawn = 0, dropped = 0, coarsened = 0;
+        for (size_t i = 0; i < reference.decisions.size(); ++i) {
+            const CullDecision& d = reference.decisions[i];
+            if (!d.visible) continue;
+            if (!d.sharedPose && buckets[i] >= budget.dropFrom) {
+                ++dropped;
+                continue;
+            }
+            ++drawn;
+            const bool coarse = !d.sharedPose && buckets[i] >= budget.coarseFrom;
+            coarsened += coarse && d.levels[0] + 1 < asset.cullMeshes[0].levelCount ? 1 : 0;
+            for (uint32_t m = 0; m < d.levels.size(); ++m)
+                ++expected[asset.cullMeshes[m].firstLevel +
+                           (coarse ? asset.cullMeshes[m].levelCount - 1 : d.levels[m])];
+        }
+        EXPECT_GT(coarsened, 10u) << "instances that wanted finer levels draw their coarsest";
+        if (pool == drop) EXPECT_GT(dropped, 10u);
+        if (pool == coarsen) EXPECT_EQ(dropped, 0u);
+        EXPECT_NEAR(double(gpuCounts.visible), double(drawn), 2.0);
+        EXPECT_NEAR(double(gpuCounts.dropped), double(dropped), 2.0);
+        for (size_t l = 0; l < expected.size(); ++l)
+            EXPECT_NEAR(double(gpuCounts.listCounts[0][l]), double(expected[l]), 2.0) << "list " << l;
+    }
 }
 
 TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSize) {

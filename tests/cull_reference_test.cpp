@@ -2,8 +2,8 @@
 // planes, level choice against distance, and when a shared pose is allowed.
 #include <random>
 
-#include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
+#include <gtest/gtest.h>
 
 #include "anim/cull_reference.h"
 
@@ -33,7 +33,8 @@ TEST(CullReference, PointsInsideThePlanesAreInsideClipSpace) {
     for (int i = 0; i < 20000; ++i) {
         glm::vec3 p(coord(rng), coord(rng), coord(rng));
         glm::vec4 clip = m * glm::vec4(p, 1.0f);
-        bool clipInside = clip.w > 0 && std::abs(clip.x) <= clip.w && std::abs(clip.y) <= clip.w && clip.z >= 0 && clip.z <= clip.w;
+        bool clipInside = clip.w > 0 && std::abs(clip.x) <= clip.w && std::abs(clip.y) <= clip.w &&
+                          clip.z >= 0 && clip.z <= clip.w;
         bool planeInside = true;
         double margin = 1e30;
         for (const glm::vec4& plane : planes) {
@@ -61,7 +62,9 @@ TEST(CullReference, ASphereIsCulledOnlyWhenWhollyOutsideOnePlane) {
         bool visible = cullInstance(info, instance, cam, {}).visible;
         // Inside the other five planes? Only the left plane decides for points near the target.
         bool othersAgree = true;
-        for (int p = 1; p < 6; ++p) othersAgree = othersAgree && glm::dot(glm::vec3(planes[p]), instance.position) + planes[p].w > 0.5f;
+        for (int p = 1; p < 6; ++p)
+            othersAgree =
+                othersAgree && glm::dot(glm::vec3(planes[p]), instance.position) + planes[p].w > 0.5f;
         if (!othersAgree) continue;
         EXPECT_EQ(visible, d >= -0.5) << "sphere of radius 0.5 at signed distance " << d;
         ++checked;
@@ -75,7 +78,8 @@ TEST(CullReference, LevelsGrowCoarserWithDistanceAndStopAtTheError) {
     CullSettings noFrustum{false, true, 1.0f};
     uint32_t previous = 0;
     for (double distance = 0.6; distance < 1e5; distance *= 1.2) {
-        CullDecision d = cullInstance(info, {glm::vec3(0, 0, -float(distance)), 0.0f, -1, 0.0}, cam, noFrustum);
+        CullDecision d =
+            cullInstance(info, {glm::vec3(0, 0, -float(distance)), 0.0f, -1, 0.0}, cam, noFrustum);
         ASSERT_EQ(d.levels.size(), 1u);
         EXPECT_GE(d.levels[0], previous);
         previous = d.levels[0];
@@ -99,12 +103,38 @@ TEST(CullReference, APoseIsSharedWhenItsBucketErrorProjectsWithinTheLimit) {
     CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 1000.0f};
     const double error = 3.0 * 2.0 / 128.0;
     const double limitDistance = error * 1000.0 + 0.5; // where it projects to one pixel
-    CullDecision nearBy = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 0.9)), 0.0f, 0, 1.3}, cam, {false, true, 1.0f});
-    CullDecision far = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 1.1)), 0.0f, 0, 1.3}, cam, {false, true, 1.0f});
+    CullDecision nearBy = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 0.9)), 0.0f, 0, 1.3},
+                                       cam, {false, true, 1.0f});
+    CullDecision far = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 1.1)), 0.0f, 0, 1.3}, cam,
+                                    {false, true, 1.0f});
     EXPECT_FALSE(nearBy.sharedPose);
     EXPECT_TRUE(far.sharedPose);
     EXPECT_EQ(far.bucket, uint32_t(1.3 / 2.0 * 64)) << "the bucket holding clip time 1.3 s";
     CullDecision bind = cullInstance(info, {glm::vec3(0, 0, -1.0f), 0.0f, -1, 0.0}, cam, {false, true, 1.0f});
     EXPECT_TRUE(bind.sharedPose) << "the bind pose is the same for everyone: always shared";
     EXPECT_EQ(bind.bucket, 64u);
+}
+
+// Four distance buckets, near to far, each wanting 100 vertices and 10 at the coarsest levels.
+TEST(CullReference, ThePoolKeepsTheNearestLevelsAndCoarsensTheFarthestBeforeDroppingAny) {
+    const uint64_t wanted[] = {100, 100, 100, 100}, coarsest[] = {10, 10, 10, 10};
+    auto budget = [&](uint64_t left) { return poolBudget(wanted, coarsest, left); };
+    EXPECT_EQ(budget(400).coarseFrom, 4u); // everything fits as wanted
+    EXPECT_EQ(budget(400).dropFrom, 4u);
+    EXPECT_EQ(budget(399).coarseFrom, 3u); // 300 wanted + 10 coarsest
+    // 250: the two nearest as wanted (200) and the rest coarsest (20) fit; a third as wanted
+    // would make 310.
+    EXPECT_EQ(budget(250).coarseFrom, 2u);
+    EXPECT_EQ(budget(250).dropFrom, 4u);
+    // 40: everything at its coarsest, nothing dropped.
+    EXPECT_EQ(budget(40).coarseFrom, 0u);
+    EXPECT_EQ(budget(40).dropFrom, 4u);
+    // 25: only two buckets fit even at their coarsest; the farthest two are dropped.
+    EXPECT_EQ(budget(25).coarseFrom, 0u);
+    EXPECT_EQ(budget(25).dropFrom, 2u);
+    EXPECT_EQ(budget(0).dropFrom, 0u);
+    EXPECT_EQ(distanceBucket(0.0, 10.0, 256), 0u);
+    EXPECT_EQ(distanceBucket(5.0, 10.0, 256), 128u);
+    EXPECT_EQ(distanceBucket(25.0, 10.0, 256), 255u); // beyond the far distance: the last bucket
+    EXPECT_EQ(distanceBucket(3.0, 0.0, 256), 0u);
 }

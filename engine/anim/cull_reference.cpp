@@ -8,10 +8,12 @@ namespace horde {
 
 std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
     glm::vec4 row[4];
-    for (int r = 0; r < 4; ++r) row[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
+    for (int r = 0; r < 4; ++r)
+        row[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
     std::array<glm::vec4, 6> planes = {row[3] + row[0], row[3] - row[0], row[3] + row[1],
                                        row[3] - row[1], row[2],          row[3] - row[2]};
-    for (glm::vec4& p : planes) p /= glm::length(glm::vec3(p));
+    for (glm::vec4& p : planes)
+        p /= glm::length(glm::vec3(p));
     return planes;
 }
 
@@ -28,16 +30,19 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
             if (glm::dot(glm::dvec3(p), centre) + double(p.w) < -radius) return d;
     d.visible = true;
 
-    const double distance = glm::length(centre - glm::dvec3(camera.eye)) - radius;
-    d.pixelsPerUnit = distance > 0.0 ? double(camera.pixelsPerUnit) / distance : std::numeric_limits<double>::max();
+    d.centreDistance = glm::length(centre - glm::dvec3(camera.eye));
+    const double distance = d.centreDistance - radius;
+    d.pixelsPerUnit =
+        distance > 0.0 ? double(camera.pixelsPerUnit) / distance : std::numeric_limits<double>::max();
 
     d.bucket = uint32_t(model.clipDuration.size()) * model.bucketsPerClip;
     d.sharedPose = instance.clip < 0 && settings.lod;
     if (instance.clip >= 0) {
         const double duration = model.clipDuration[instance.clip];
-        uint32_t bucket = duration > 0.0 ? std::min(uint32_t(instance.clipTime / duration * model.bucketsPerClip),
-                                                    model.bucketsPerClip - 1)
-                                         : 0u;
+        uint32_t bucket = duration > 0.0
+                              ? std::min(uint32_t(instance.clipTime / duration * model.bucketsPerClip),
+                                         model.bucketsPerClip - 1)
+                              : 0u;
         d.bucket = uint32_t(instance.clip) * model.bucketsPerClip + bucket;
         const double error = double(model.clipSpeed[instance.clip]) * duration / (2.0 * model.bucketsPerClip);
         d.sharedPose = settings.lod && error * d.pixelsPerUnit <= settings.lodErrorPixels;
@@ -46,11 +51,46 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
     for (const std::vector<float>& errors : model.levelErrors) {
         uint32_t level = 0;
         if (settings.lod)
-            while (level + 1 < errors.size() && double(errors[level + 1]) * d.pixelsPerUnit <= settings.lodErrorPixels)
+            while (level + 1 < errors.size() &&
+                   double(errors[level + 1]) * d.pixelsPerUnit <= settings.lodErrorPixels)
                 ++level;
         d.levels.push_back(level);
     }
     return d;
+}
+
+uint32_t distanceBucket(double centreDistance, double far, uint32_t buckets) {
+    if (!(far > 0.0)) return 0;
+    return uint32_t(std::min(centreDistance / far * buckets, double(buckets - 1)));
+}
+
+PoolBudget poolBudget(std::span<const uint64_t> wanted, std::span<const uint64_t> coarsest, uint64_t left) {
+    const uint32_t buckets = uint32_t(wanted.size());
+    PoolBudget budget{buckets, buckets};
+    uint64_t need = 0;
+    for (uint64_t c : coarsest)
+        need += c;
+    if (need <= left) {
+        // Bucket b keeps its levels while the nearer ones' wants and the farther ones' coarsest fit.
+        for (uint32_t b = 0; b < buckets; ++b) {
+            need += wanted[b] - coarsest[b];
+            if (need > left) {
+                budget.coarseFrom = b;
+                break;
+            }
+        }
+        return budget;
+    }
+    budget.coarseFrom = 0;
+    need = 0;
+    for (uint32_t b = 0; b < buckets; ++b) {
+        need += coarsest[b];
+        if (need > left) {
+            budget.dropFrom = b;
+            break;
+        }
+    }
+    return budget;
 }
 
 } // namespace horde

@@ -25,14 +25,14 @@ struct CullCamera {
 struct CullInstance {
     glm::vec3 position{0.0f}; // world placement
     float yaw = 0.0f;
-    int32_t clip = -1;        // -1: bind pose
-    double clipTime = 0.0;    // where in its clip it is this frame
+    int32_t clip = -1;     // -1: bind pose
+    double clipTime = 0.0; // where in its clip it is this frame
 };
 
 struct CullModelInfo {
-    glm::vec4 sphere{0.0f};                  // every pose, in world axes: centre, radius
+    glm::vec4 sphere{0.0f}; // every pose, in world axes: centre, radius
     std::vector<float> clipDuration;
-    std::vector<float> clipSpeed;            // vertex speed bound per clip, units per clip second
+    std::vector<float> clipSpeed;                // vertex speed bound per clip, units per clip second
     std::vector<std::vector<float>> levelErrors; // per mesh, per level (level 0 first)
     uint32_t bucketsPerClip = 64;
 };
@@ -53,9 +53,25 @@ struct CullDecision {
     bool sharedPose = false;      // drawn with the pose of its clip's time bucket
     uint32_t bucket = 0;          // that bucket (clip x buckets + bucket; the last one is the bind pose)
     double pixelsPerUnit = 0.0;   // at the sphere's nearest point
+    double centreDistance =
+        0.0; // from the eye to the sphere's centre: what its distance bucket is taken from
 };
 
 CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instance, const CullCamera& camera,
                           const CullSettings& settings);
+
+// Which of `buckets` equal steps of [0, far) a sphere centre this far from the eye falls in (the
+// last holds everything beyond).
+uint32_t distanceBucket(double centreDistance, double far, uint32_t buckets);
+
+// How the budget pass (budget.comp) shares out what the shared poses left of the vertex pool,
+// from own-pose instances' skinned vertices per distance bucket at the levels they want and at
+// every mesh's coarsest level: buckets before coarseFrom keep their levels, those from it take
+// the coarsest, those from dropFrom are not drawn. The nearest keep the most; nothing is dropped
+// while every own-pose instance fits at its coarsest.
+struct PoolBudget {
+    uint32_t coarseFrom = 0, dropFrom = 0;
+};
+PoolBudget poolBudget(std::span<const uint64_t> wanted, std::span<const uint64_t> coarsest, uint64_t left);
 
 } // namespace horde
