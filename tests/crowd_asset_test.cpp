@@ -156,7 +156,8 @@ TEST(CrowdAsset, DrawIndicesStayInsideTheirLevelsBatch) {
 TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     const Model model = quad();
     const CrowdAsset asset = buildCrowdAsset(model, {.crowd = false});
-    const PartPlan plan = planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4});
+    const PartPlan plan =
+        planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4}, 1u << 23);
     EXPECT_EQ(plan.poseCapacity, 4u);           // the budget, not the 10 instances
     EXPECT_EQ(plan.sharedCount, 65u * 12u);     // 65 shared poses x 1 mesh x 12 levels
     EXPECT_EQ(plan.jobCapacity, 4u + 65u);      // own poses and shared poses
@@ -187,22 +188,21 @@ TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {
     const CrowdAsset asset = buildCrowdAsset(quad(), {.crowd = false});
     // 130 instances of 4 vertices fit; whole batches of 64 make that 128.
     const CrowdBudget budget{.lod = false, .cull = false, .pool = true, .vertexBudget = 4 * 130};
-    const PartPlan plan = planPart(asset, 200, budget);
+    const PartPlan plan = planPart(asset, 200, budget, budget.vertexBudget);
     EXPECT_EQ(plan.chunkInstances, 128u);
     EXPECT_TRUE(plan.chunked(200));
     EXPECT_EQ(plan.poseCapacity, 200u); // every instance posed
     EXPECT_EQ(plan.vertexCapacity, 128u * 4u);
     // A pool smaller than one batch still holds one.
-    EXPECT_EQ(
-        planPart(asset, 200, {.lod = false, .cull = false, .pool = true, .vertexBudget = 8}).chunkInstances,
-        64u);
+    EXPECT_EQ(planPart(asset, 200, {.lod = false, .cull = false, .pool = true}, 8).chunkInstances, 64u);
     // The vertex technique skins nothing into a pool.
-    EXPECT_EQ(planPart(asset, 200, {.lod = false, .cull = false, .pool = false}).vertexCapacity, 0u);
+    EXPECT_EQ(planPart(asset, 200, {.lod = false, .cull = false, .pool = false}, 1u << 23).vertexCapacity,
+              0u);
 }
 
 TEST(MemoryPlan, ACrowdThatCannotFitIsRefusedInWords) {
     const CrowdAsset asset = buildCrowdAsset(quad(), {.crowd = false});
-    const PartPlan plan = planPart(asset, 1000, {.lod = false, .cull = false, .pool = false});
+    const PartPlan plan = planPart(asset, 1000, {.lod = false, .cull = false, .pool = false}, 0);
     const PartPlan plans[] = {plan};
     EXPECT_EQ(planProblem(plans, 1000, 2, 1ull << 30, 1ull << 30), "");
     std::string largest;
@@ -216,4 +216,41 @@ TEST(MemoryPlan, ACrowdThatCannotFitIsRefusedInWords) {
         planProblem(plans, 1000, 2, 2 * planBytes(plan) - 1, 1ull << 30).find("MiB of per-frame buffers"),
         std::string::npos);
     EXPECT_EQ(planProblem(plans, 1000, 2, 2 * planBytes(plan), 1ull << 30), "");
+}
+
+// Without budgets, a model's own poses come from its skeleton and its pool from what it can use,
+// and models share the memory given to pools in proportion to that.
+TEST(MemoryPlan, BudgetsComeFromTheModelsWhenNotGiven) {
+    const CrowdAsset quadAsset = buildCrowdAsset(quad(), {.crowd = false});
+    const CrowdBudget automatic{.lod = true, .cull = true, .pool = true};
+    // One node and one joint: 96 bytes of transforms a pose, so 32 MiB holds 349,525 poses.
+    EXPECT_EQ(poseCapacity(quadAsset, 1000000, automatic), 349525u);
+    EXPECT_EQ(poseCapacity(quadAsset, 10, automatic), 10u);
+    // Every own pose and the 65 shared ones at level 0, 4 vertices each.
+    EXPECT_EQ(poolWant(quadAsset, 10, automatic), (10u + 65u) * 4u);
+
+    const CrowdAsset monsterAsset = buildCrowdAsset(monster());
+    const uint64_t monsterPose = (monsterAsset.tables.rest.size() + monsterAsset.tables.joints.size()) * 48;
+    const uint32_t monsterPoses = poseCapacity(monsterAsset, 100000, automatic);
+    EXPECT_EQ(monsterPoses, uint32_t(kPoseBytesPerSlot / monsterPose));
+    const CrowdAsset* assets[] = {&quadAsset, &monsterAsset};
+    const uint32_t counts[] = {10, 100000};
+    const uint64_t quadWant = poolWant(quadAsset, 10, automatic),
+                   monsterWant = poolWant(monsterAsset, 100000, automatic);
+    EXPECT_EQ(monsterWant, (uint64_t(monsterPoses) + monsterAsset.sharedPoses()) * monsterAsset.vertexStride);
+    // Room for everything: each pool holds what it can use.
+    std::vector<PartPlan> roomy =
+        planCrowd(assets, counts, automatic, (quadWant + monsterWant) * kPoolVertexBytes);
+    EXPECT_EQ(roomy[0].vertexCapacity, quadWant);
+    EXPECT_EQ(roomy[1].vertexCapacity, monsterWant);
+    // Room for a third: a third each.
+    const uint64_t third = (quadWant + monsterWant) / 3;
+    std::vector<PartPlan> tight = planCrowd(assets, counts, automatic, third * kPoolVertexBytes);
+    EXPECT_NEAR(double(tight[0].vertexCapacity), double(quadWant) / 3.0, 1.0);
+    EXPECT_NEAR(double(tight[1].vertexCapacity), double(monsterWant) / 3.0, 1.0);
+    // A budget given is each model's own pool.
+    std::vector<PartPlan> given =
+        planCrowd(assets, counts, {.lod = true, .cull = true, .pool = true, .vertexBudget = 100}, 0);
+    EXPECT_EQ(given[0].vertexCapacity, 100u);
+    EXPECT_EQ(given[1].vertexCapacity, 100u);
 }

@@ -26,18 +26,32 @@ uint32_t bruteChunk(const CrowdAsset& asset, uint32_t count, uint64_t vertexBudg
 
 } // namespace
 
-PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
+uint32_t poseCapacity(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
+    if (!budget.lod) return count;
+    if (budget.poseBudget > 0) return std::min(count, budget.poseBudget);
+    const uint64_t poseBytes = (asset.tables.rest.size() + asset.tables.joints.size()) * sizeof(gpu::Affine);
+    return uint32_t(std::min<uint64_t>(
+        count, std::max<uint64_t>(kPoseBytesPerSlot / std::max<uint64_t>(poseBytes, 1), 1)));
+}
+
+uint64_t poolWant(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
+    if (!budget.pool) return 0;
+    const uint64_t poses =
+        budget.lod ? uint64_t(poseCapacity(asset, count, budget)) + asset.sharedPoses() : count;
+    return poses * asset.vertexStride;
+}
+
+PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget, uint64_t poolVertices) {
     const bool brute = !budget.lod && !budget.cull;
     const uint64_t lists = asset.listCount(), meshes = asset.cullMeshes.size();
     const uint64_t materials = asset.materialSlots.size(), shared = asset.sharedPoses();
     PartPlan p;
-    p.poseCapacity = budget.lod ? std::min(count, budget.poseBudget) : count;
+    p.poseCapacity = poseCapacity(asset, count, budget);
     p.sharedCount = uint32_t(shared * meshes * HORDE_MAX_LEVELS);
     p.jobCapacity = p.poseCapacity + (budget.lod ? uint32_t(shared) : 0u);
-    p.chunkInstances = brute && budget.pool ? bruteChunk(asset, count, budget.vertexBudget) : count;
+    p.chunkInstances = brute && budget.pool ? bruteChunk(asset, count, poolVertices) : count;
     if (budget.pool)
-        p.vertexCapacity = budget.lod ? std::min<uint64_t>(budget.vertexBudget,
-                                                           (p.poseCapacity + shared) * asset.vertexStride)
+        p.vertexCapacity = budget.lod ? std::min(poolVertices, poolWant(asset, count, budget))
                                       : uint64_t(p.chunkInstances) * asset.vertexStride;
     p.counterCount = uint32_t(HORDE_COUNT_HEADER + materials + 2 * lists);
     p.poses = shared + p.poseCapacity;
@@ -61,6 +75,23 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
     return p;
+}
+
+std::vector<PartPlan> planCrowd(std::span<const CrowdAsset* const> assets, std::span<const uint32_t> counts,
+                                const CrowdBudget& budget, uint64_t poolBytes) {
+    std::vector<uint64_t> wants;
+    uint64_t total = 0;
+    for (size_t m = 0; m < assets.size(); ++m)
+        total += wants.emplace_back(poolWant(*assets[m], counts[m], budget));
+    const uint64_t room = poolBytes / kPoolVertexBytes;
+    std::vector<PartPlan> plans;
+    for (size_t m = 0; m < assets.size(); ++m) {
+        uint64_t pool = budget.vertexBudget;
+        if (pool == 0)
+            pool = total <= room ? wants[m] : uint64_t(double(room) * double(wants[m]) / double(total));
+        plans.push_back(planPart(*assets[m], counts[m], budget, pool));
+    }
+    return plans;
 }
 
 namespace {

@@ -6,19 +6,36 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "crowd/crowd_asset.h"
 
 namespace horde {
 
+// Each model's own poses per frame slot may take this much of local transforms and palettes:
+// a skeleton of 160 nodes and joints (the standard monster) gets about 4,300 own poses, a small
+// one more. The rest share the poses of their time buckets.
+constexpr uint64_t kPoseBytesPerSlot = uint64_t(32) << 20;
+// A skinned vertex in the pool: position and normal.
+constexpr uint64_t kPoolVertexBytes = 2 * sizeof(glm::vec3);
+
 struct CrowdBudget {
     bool lod = true, cull = true;
     bool pool = true; // the compute technique: the skin pass writes a vertex pool the draw reads
-    // Skinned-vertex pool, vertices per slot: what LOD draws in a frame, or (brute force) the
-    // chunk of instances skinned and drawn at a time.
-    uint64_t vertexBudget = 1u << 23;
-    uint32_t poseBudget = 4096; // own poses per frame with LOD on; the rest share
+    // Skinned-vertex pool per model and frame slot, in vertices: what LOD draws in a frame, or
+    // (brute force) the chunk of instances skinned and drawn at a time. 0: sized by the models
+    // (planCrowd).
+    uint64_t vertexBudget = 0;
+    // Own poses per model and frame with LOD on; the rest share. 0: by the skeleton
+    // (kPoseBytesPerSlot).
+    uint32_t poseBudget = 0;
 };
+
+// The own poses a model of `count` instances may have per frame.
+uint32_t poseCapacity(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
+// The most pool a model's frame can use: every own and shared pose at level 0 (brute force:
+// every instance), nothing without a pool.
+uint64_t poolWant(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
 
 // One model's share of a crowd of `count` instances, per frame slot.
 struct PartPlan {
@@ -37,7 +54,13 @@ struct PartPlan {
     bool chunked(uint32_t count) const { return chunkInstances < count; }
 };
 
-PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
+// One model's plan with a pool of at most `poolVertices`.
+PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget, uint64_t poolVertices);
+// Every model's plan: each pool holds what the model can use, or, when all of them would pass
+// `poolBytes` per frame slot, a share of it in proportion to what each would use. A budget's
+// vertexBudget, when set, is each model's pool instead.
+std::vector<PartPlan> planCrowd(std::span<const CrowdAsset* const> assets, std::span<const uint32_t> counts,
+                                const CrowdBudget& budget, uint64_t poolBytes);
 
 // The bytes of every slot's buffers together, and the largest one buffer.
 uint64_t planBytes(const PartPlan& plan);

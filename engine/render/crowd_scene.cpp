@@ -38,15 +38,22 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     : device_(device), settings_(settings) {
     // Size every buffer before allocating any: a crowd that cannot fit is a clean error, not a
     // driver out-of-memory halfway through (or the host's OOM killer on a CPU driver).
-    std::vector<PartPlan> plans;
+    std::vector<const CrowdAsset*> assets;
+    std::vector<uint32_t> counts;
     for (size_t m = 0; m < models.size(); ++m) {
         if (instances[m].empty()) continue;
         Part& part = parts_.emplace_back();
         part.model = models[m];
         part.instances = std::move(instances[m]);
-        part.plan = planPart(part.asset(), part.count(), budgetOf(settings));
-        chunked_ |= part.plan.chunked(part.count());
-        plans.push_back(part.plan);
+        assets.push_back(&part.asset());
+        counts.push_back(part.count());
+    }
+    // The pools of every model may take a quarter of the device's memory, over all frame slots.
+    const std::vector<PartPlan> plans =
+        planCrowd(assets, counts, budgetOf(settings), deviceHeap(device) / 4 / std::max(settings.slots, 1u));
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        parts_[p].plan = plans[p];
+        chunked_ |= plans[p].chunked(parts_[p].count());
     }
     const std::string problem =
         planProblem(plans, instanceCount(), settings.slots, deviceHeap(device), device.maxAllocationSize());

@@ -38,12 +38,13 @@ struct CrowdSettings {
     bool ground = false;
     uint32_t slots = 2;
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
-    // Skinned-vertex pool, vertices per slot: what LOD draws in a frame, or (brute force) the
-    // chunk of instances skinned and drawn at a time.
-    uint64_t vertexBudget = 1u << 23;
-    uint32_t poseBudget = 4096; // own poses per frame with LOD on; the rest share
-    bool textures = true;       // off: base colours only, no texture uploaded or sampled
-    LayoutOptions layout;       // where a crowd given by its count stands
+    // Skinned-vertex pool per model and frame slot, in vertices: what LOD draws in a frame, or
+    // (brute force) the chunk of instances skinned and drawn at a time. 0: what the models can use,
+    // within a quarter of the device's memory (crowd/memory_plan.h).
+    uint64_t vertexBudget = 0;
+    uint32_t poseBudget = 0; // own poses per model and frame with LOD on (the rest share); 0: by skeleton
+    bool textures = true;    // off: base colours only, no texture uploaded or sampled
+    LayoutOptions layout;    // where a crowd given by its count stands
 };
 
 struct RenderTarget {
