@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -11,6 +12,7 @@
 #include "commands.h"
 #include "core/png.h"
 #include "crowd/frame_stats.h"
+#include "crowd/sight.h"
 #include "crowd/view.h"
 #include "crowd_options.h"
 #include "crowd_sources.h"
@@ -22,8 +24,9 @@ namespace horde {
 
 namespace {
 struct CrowdArgs {
-    ModelInput input; // --skeleton, --anim, --search-path apply to every model
-    std::vector<std::string> models{"monster"};
+    ModelInput input;                     // --skeleton, --anim, --search-path apply to every model
+    std::vector<std::string> modelValues; // --model as given; `models` pairs each with its companions
+    std::vector<CrowdModelArg> models;
     DeviceChoice device;
     CrowdOptions crowd;
     uint32_t count = 1024;
@@ -52,6 +55,33 @@ std::vector<std::string> missingTextures(const std::vector<Model*>& models,
     return out;
 }
 
+// Per model of the median frame: what was drawn, its scale, and how tall its nearest seen
+// instance stands.
+nlohmann::json modelStats(const CrowdScene& scene, const std::vector<std::unique_ptr<CrowdModel>>& models,
+                          const std::vector<ModelInput>& inputs, const std::vector<float>& scales,
+                          const FrameCounts& counts, const ViewCamera& view, uint32_t height) {
+    nlohmann::json out = nlohmann::json::array();
+    size_t part = 0;
+    for (size_t m = 0; m < models.size(); ++m) {
+        const std::span<const gpu::InstanceRecord> instances = scene.instancesOf(models[m].get());
+        FrameCounts::Model drawn;
+        if (!instances.empty() && part < counts.models.size()) drawn = counts.models[part++];
+        std::vector<uint32_t> levels(drawn.perLevel.begin(), drawn.perLevel.end());
+        while (!levels.empty() && levels.back() == 0)
+            levels.pop_back();
+        out.push_back(
+            {{"name", std::filesystem::path(inputs[m].model).stem().string()},
+             {"source", inputs[m].model},
+             {"instances", instances.size()},
+             {"visible", drawn.visible},
+             {"dropped", drawn.dropped},
+             {"scale", scales[m]},
+             {"nearest_height_px", nearestHeightPixels(models[m]->asset(), instances, view, height)},
+             {"levels", levels}});
+    }
+    return out;
+}
+
 int runHeadless(CrowdArgs& a) {
     GpuSession session;
     std::vector<Model*> models;
@@ -61,11 +91,13 @@ int runHeadless(CrowdArgs& a) {
         return session.finish(code);
     {
         const auto start = std::chrono::steady_clock::now();
+        const std::vector<float> scales = crowdScales(models, inputs, a.crowd.units);
         std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
-            crowdModels(*session.device, models, crowdScales(models, inputs, a.crowd.units));
+            crowdModels(*session.device, models, scales);
         const auto prepared = std::chrono::steady_clock::now();
         CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,
-                         a.crowd.settings(kOffscreenColorFormat, kFramesInFlight));
+                         a.crowd.settings(kOffscreenColorFormat, kFramesInFlight,
+                                          a.crowd.picture.samples(*session.device)));
         const auto created = std::chrono::steady_clock::now();
         using Ms = std::chrono::duration<double, std::milli>;
         std::printf("prepared: %zu model%s in %.0f ms (LOD chains, bounds, tables, their upload), the scene "
@@ -73,14 +105,13 @@ int runHeadless(CrowdArgs& a) {
                     crowdModelsOwned.size(), crowdModelsOwned.size() == 1 ? "" : "s",
                     Ms(prepared - start).count(), Ms(created - prepared).count());
         float aspect = float(a.width) / float(a.height);
-        OrbitCamera camera = initialCamera(scene, a.crowd.view, aspect);
-        float sceneRadius = scene.worldBounds().radius();
+        const ViewCamera view = orbitView(a.crowd.camera(scene, aspect, a.height), aspect,
+                                          scene.worldBounds().radius(), a.height);
         HeadlessOptions options;
         options.width = a.width;
         options.height = a.height;
         options.frames = a.frames;
-        HeadlessResult result =
-            renderHeadless(*session.device, scene, orbitView(camera, aspect, sceneRadius, a.height), options);
+        HeadlessResult result = renderHeadless(*session.device, scene, view, options);
         for (size_t m = 0; m < crowdModelsOwned.size(); ++m) {
             const CrowdModel& cm = *crowdModelsOwned[m];
             std::string levels;
@@ -108,11 +139,15 @@ int runHeadless(CrowdArgs& a) {
         for (size_t f = 0; f < result.stats.gpu.size(); ++f)
             std::printf("%s\n", result.stats.frameLine(f).c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
+        if (const std::string dropped = result.stats.droppedLine(); !dropped.empty())
+            std::printf("%s\n", dropped.c_str());
         if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());
         if (!a.stats.empty()) {
             std::ofstream file(a.stats);
             nlohmann::json stats = nlohmann::json::parse(result.stats.json());
             stats["missing_textures"] = missing;
+            stats["models"] = modelStats(scene, crowdModelsOwned, inputs, scales, result.stats.medianCounts(),
+                                         view, a.height);
             file << stats.dump();
             if (!file) {
                 std::fprintf(stderr, "horde: %s: cannot write\n", a.stats.c_str());
@@ -138,10 +173,17 @@ Command addCrowdCommand(CLI::App& app) {
         app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
     auto args = std::make_shared<CrowdArgs>();
     args->input.addOptions(*cmd, false);
-    cmd->add_option("--model", args->models,
+    cmd->add_option("--model", args->modelValues,
                     "model file(s) or folder(s) (every animated model in it, with its paired animations), or "
                     "`monster` (default); several share the crowd")
         ->expected(1, -1);
+    // Companions follow the model they complete.
+    const char* companion = " given after a --model, for that model; before any --model, for every model";
+    cmd->get_option("--skeleton")
+        ->description("separate skeleton file (EMI .sklb, SWTOR skeleton .gr2):" + std::string(companion));
+    cmd->get_option("--anim")->description("animation file(s) bound by node name:" + std::string(companion));
+    cmd->get_option("--materials")
+        ->description("Grimrock Lua material file(s) with defineMaterial{...}:" + std::string(companion));
     args->device.addOptions(*cmd);
     cmd->add_option("--count", args->count, "instances")->check(CLI::Range(1u, 1u << 20));
     CLI::Option* frames = cmd->add_option(
@@ -153,7 +195,8 @@ Command addCrowdCommand(CLI::App& app) {
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_flag("--headless", args->headless, "render offscreen even when a display exists");
     cmd->add_flag("--window", args->window, "open a window (fails without a display)");
-    return {cmd, [args, frames] {
+    return {cmd, [args, frames, cmd] {
+                args->models = modelsInOrder(*cmd, args->input);
                 if (args->window || (!args->headless && hasDisplay())) {
                     uint32_t windowFrames = frames->count() ? args->frames : 0;
                     WindowArgs w{args->input, args->models, args->device, args->crowd,

@@ -3,11 +3,12 @@
 
 #include "anim/reference.h"
 #include "commands.h"
-#include "gpu_session.h"
-#include "crowd/layout.h"
-#include "render/headless.h"
 #include "core/png.h"
+#include "crowd/layout.h"
 #include "crowd/view.h"
+#include "gpu_session.h"
+#include "render/headless.h"
+#include "view_options.h"
 
 namespace horde {
 
@@ -18,6 +19,7 @@ struct RenderArgs {
     std::string clip, out;
     double time = 0.0;
     uint32_t width = 1024, height = 768;
+    ViewOptions picture;
 };
 
 Bounds posedBounds(const Model& model, const Playback& playback, double time) {
@@ -45,23 +47,26 @@ int run(RenderArgs& a) {
         std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel.asset(), 1);
         instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
         const CrowdModel* models[] = {&crowdModel};
-        CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(kFramesInFlight));
+        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
+        settings.samples = a.picture.samples(*session.device);
+        CrowdScene scene(*session.device, models, {instances}, settings);
         for (const std::string& w : scene.materials().warnings())
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         float aspect = float(a.width) / float(a.height);
         Bounds world = toWorld(posedBounds(model, playback, a.time), axesToWorld(model.axes));
-        OrbitCamera camera = frameBounds(world, aspect);
+        OrbitCamera camera = a.picture.around(frameBounds(world, aspect));
         HeadlessOptions options;
         options.width = a.width;
         options.height = a.height;
         options.startTime = float(a.time);
-        HeadlessResult result =
-            renderHeadless(*session.device, scene, orbitView(camera, aspect, world.radius(), a.height), options);
+        HeadlessResult result = renderHeadless(*session.device, scene,
+                                               orbitView(camera, aspect, world.radius(), a.height), options);
         if (Status st = writePng(a.out, result.image.width, result.image.height, result.image.rgba); !st) {
             std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
             return session.finish(kExitBadInput);
         }
-        std::printf("wrote %s (%ux%u)  %s\n", a.out.c_str(), a.width, a.height, result.stats.summary().c_str());
+        std::printf("wrote %s (%ux%u)  %s\n", a.out.c_str(), a.width, a.height,
+                    result.stats.summary().c_str());
     }
     return session.finish(kExitOk);
 }
@@ -79,6 +84,7 @@ Command addRenderCommand(CLI::App& app) {
     cmd->add_option("--out", args->out, "PNG to write")->required();
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
+    args->picture.addOptions(*cmd);
     return {cmd, [args] { return run(*args); }};
 }
 

@@ -91,6 +91,7 @@ struct Renderer {
         const CrowdModel* models[] = {&crowdModel};
         CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
         settings.textures = textures;
+        settings.samples = device.supportedSamples(4); // both sides alike: edges averaged the same way
         CrowdScene scene(device, models, {instances}, settings);
         HeadlessOptions options;
         options.width = width;

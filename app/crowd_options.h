@@ -9,6 +9,7 @@
 
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
+#include "view_options.h"
 
 namespace horde {
 
@@ -17,16 +18,23 @@ struct CrowdOptions {
     std::string lod = "on";
     std::string cull = "on";
     std::string textures = "on";
-    float lodErrorPixels = 1.0f;
-    std::string view = "overview";
+    float lodErrorPixels = kDefaultLodErrorPixels;
+    std::string view = "front";
     std::string units = "auto";
+    std::string layout = "scatter";
+    uint32_t seed = 1;
+    ViewOptions picture;
 
     void addOptions(CLI::App& command);
-    CrowdSettings settings(VkFormat colorFormat, uint32_t slots) const;
+    CrowdSettings settings(VkFormat colorFormat, uint32_t slots, VkSampleCountFlagBits samples) const;
+    // The camera the view starts from, with --yaw, --pitch and --distance around its centre:
+    // front stands at the crowd's edge with its front row readable, overview frames the whole
+    // crowd, street stands at its edge at eye height.
+    OrbitCamera camera(const CrowdScene& scene, float aspect, uint32_t viewportHeight) const;
 };
 
-// The camera a view starts from: overview frames the whole crowd, street stands at its edge.
-OrbitCamera initialCamera(const CrowdScene& scene, const std::string& view, float aspect);
+// The front view's monsters stand this tall in the front row (the goal is 120 at 1280 x 720).
+constexpr float kFrontRowPixels = 150.0f;
 
 // Every loaded model made ready for crowds (LOD chains, motion bounds, GPU tables), each drawn
 // at its scale (crowd_sources.h).

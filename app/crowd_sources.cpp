@@ -2,25 +2,59 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "anim/reference.h"
-#include "model/axes.h"
 #include "folder_commands.h"
+#include "model/axes.h"
 
 namespace horde {
 
-std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<std::string>& models) {
+std::vector<CrowdModelArg> modelsInOrder(const CLI::App& command, ModelInput& shared) {
+    const CLI::Option* model = command.get_option("--model");
+    const CLI::Option* skeleton = command.get_option("--skeleton");
+    const CLI::Option* anim = command.get_option("--anim");
+    const CLI::Option* materials = command.get_option("--materials");
+    // CLI11 lists every value it parsed, in order, as the option it belongs to.
+    std::map<const CLI::Option*, size_t> taken;
+    std::vector<CrowdModelArg> models;
+    ModelInput all = shared;
+    all.skeleton.clear();
+    all.anims.clear();
+    all.materials.clear();
+    for (const CLI::Option* option : command.parse_order()) {
+        const std::string& value = option->results().at(taken[option]++);
+        if (option == model)
+            models.push_back({value, {}, {}, {}});
+        else if (option == skeleton)
+            (models.empty() ? all.skeleton : models.back().skeleton) = value;
+        else if (option == anim)
+            (models.empty() ? all.anims : models.back().anims).push_back(value);
+        else if (option == materials)
+            (models.empty() ? all.materials : models.back().materials).push_back(value);
+    }
+    shared = all;
+    if (models.empty()) models.push_back({"monster", {}, {}, {}});
+    return models;
+}
+
+std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<CrowdModelArg>& models) {
     std::vector<ModelInput> out;
-    for (const std::string& m : models) {
-        if (std::filesystem::is_directory(m)) {
-            std::vector<ModelInput> found = animatedModels(m, FolderJobs{});
+    for (const CrowdModelArg& m : models) {
+        std::vector<ModelInput> found;
+        if (std::filesystem::is_directory(m.model)) {
+            found = animatedModels(m.model, FolderJobs{});
             if (found.empty()) return {};
-            out.insert(out.end(), found.begin(), found.end());
-            continue;
+        } else {
+            found.push_back(shared);
+            found.back().model = m.model;
         }
-        ModelInput input = shared;
-        input.model = m;
-        out.push_back(std::move(input));
+        for (ModelInput& input : found) {
+            if (!m.skeleton.empty()) input.skeleton = m.skeleton;
+            input.anims.insert(input.anims.end(), m.anims.begin(), m.anims.end());
+            input.materials.insert(input.materials.end(), m.materials.begin(), m.materials.end());
+        }
+        out.insert(out.end(), found.begin(), found.end());
     }
     return out;
 }

@@ -5,12 +5,27 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "model_input.h"
 
 namespace horde {
 
-// Empty (with the reason printed) when a folder has no animated model.
-std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<std::string>& models);
+// One --model of a crowd and the companions given after it on the command line.
+struct CrowdModelArg {
+    std::string model;
+    std::string skeleton;
+    std::vector<std::string> anims, materials;
+};
+
+// The --model values of `command` in the order given, each with the --skeleton, --anim and
+// --materials values between it and the next --model. Those given before any --model stay in
+// `shared` and complete every model; the rest are taken out of it. No --model: the monster.
+std::vector<CrowdModelArg> modelsInOrder(const CLI::App& command, ModelInput& shared);
+
+// Every model to load: files completed by `shared` and their own companions, folders expanded
+// to their animated models. Empty (with the reason printed) when a folder has no animated model.
+std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<CrowdModelArg>& models);
 
 // The height every model is scaled to in a mixed crowd, in world units.
 constexpr float kCommonHeight = 2.0f;

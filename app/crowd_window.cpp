@@ -8,12 +8,12 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "crowd/frame_stats.h"
+#include "crowd/view.h"
 #include "crowd_sources.h"
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
-#include "crowd/frame_stats.h"
-#include "crowd/view.h"
 #include "render/window.h"
 
 namespace horde {
@@ -33,24 +33,44 @@ struct Controls {
     double lastX = 0, lastY = 0;
 };
 
-Controls& controls(GLFWwindow* w) { return *static_cast<Controls*>(glfwGetWindowUserPointer(w)); }
+Controls& controls(GLFWwindow* w) {
+    return *static_cast<Controls*>(glfwGetWindowUserPointer(w));
+}
 
 void onKey(GLFWwindow* w, int key, int, int action, int) {
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
     Controls& c = controls(w);
     switch (key) {
-    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
-    case GLFW_KEY_SPACE: c.paused = !c.paused; break;
-    case GLFW_KEY_PERIOD: case GLFW_KEY_RIGHT: c.paused = true, c.step = true; break;
-    case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD: c.count = std::min(c.count * 2, 1u << 20), c.rebuild = true; break;
-    case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT: c.count = std::max(c.count / 2, 1u), c.rebuild = true; break;
+    case GLFW_KEY_ESCAPE:
+        glfwSetWindowShouldClose(w, GLFW_TRUE);
+        break;
+    case GLFW_KEY_SPACE:
+        c.paused = !c.paused;
+        break;
+    case GLFW_KEY_PERIOD:
+    case GLFW_KEY_RIGHT:
+        c.paused = true, c.step = true;
+        break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD:
+        c.count = std::min(c.count * 2, 1u << 20), c.rebuild = true;
+        break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+        c.count = std::max(c.count / 2, 1u), c.rebuild = true;
+        break;
     case GLFW_KEY_T:
         c.technique = c.technique == Technique::Compute ? Technique::Vertex : Technique::Compute;
         c.rebuild = true;
         break;
-    case GLFW_KEY_L: c.tintLevels = !c.tintLevels; break;
-    case GLFW_KEY_F: c.freeze = !c.freeze; break;
-    default: break;
+    case GLFW_KEY_L:
+        c.tintLevels = !c.tintLevels;
+        break;
+    case GLFW_KEY_F:
+        c.freeze = !c.freeze;
+        break;
+    default:
+        break;
     }
 }
 
@@ -70,9 +90,13 @@ void onCursor(GLFWwindow* w, double x, double y) {
     c.lastY = y;
 }
 
-void onScroll(GLFWwindow* w, double, double dy) { controls(w).camera.distance *= std::pow(0.9f, float(dy)); }
+void onScroll(GLFWwindow* w, double, double dy) {
+    controls(w).camera.distance *= std::pow(0.9f, float(dy));
+}
 
-const char* name(Technique t) { return t == Technique::Compute ? "compute" : "vertex"; }
+const char* name(Technique t) {
+    return t == Technique::Compute ? "compute" : "vertex";
+}
 
 } // namespace
 
@@ -87,9 +111,11 @@ int runCrowdWindow(const WindowArgs& a) {
     Device& device = *session.device;
     {
         Window window(a.width, a.height, "horde");
-        Swapchain swapchain(device, window, kSlots);
+        const VkSampleCountFlagBits samples = a.crowd.picture.samples(device);
+        Swapchain swapchain(device, window, kSlots, samples);
         FrameSlots slots(device, kSlots);
-        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned = crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
+        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
+            crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
         Controls c;
         c.count = a.count;
         c.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;
@@ -102,12 +128,12 @@ int runCrowdWindow(const WindowArgs& a) {
         std::unique_ptr<CrowdScene> scene;
         auto build = [&] {
             scene.reset();
-            CrowdSettings settings = a.crowd.settings(swapchain.format(), kSlots);
+            CrowdSettings settings = a.crowd.settings(swapchain.format(), kSlots, samples);
             settings.technique = c.technique;
             scene = std::make_unique<CrowdScene>(device, pointers(crowdModelsOwned), c.count, settings);
         };
         build();
-        c.camera = initialCamera(*scene, a.crowd.view, float(a.width) / float(a.height));
+        c.camera = a.crowd.camera(*scene, float(a.width) / float(a.height), a.height);
         FrameStats stats;
         ViewCamera frozen;
         bool wasFrozen = false;
@@ -140,8 +166,10 @@ int runCrowdWindow(const WindowArgs& a) {
             auto now = std::chrono::steady_clock::now();
             float dt = std::chrono::duration<float>(now - last).count();
             last = now;
-            if (!c.paused) time += dt;
-            else if (c.step) time += 1.0f / 30.0f, c.step = false;
+            if (!c.paused)
+                time += dt;
+            else if (c.step)
+                time += 1.0f / 30.0f, c.step = false;
 
             auto cpuStart = std::chrono::steady_clock::now();
             VkCommandBuffer cmd = slots.begin(slot);
@@ -153,11 +181,14 @@ int runCrowdWindow(const WindowArgs& a) {
             if (c.freeze && !wasFrozen) frozen = view;
             wasFrozen = c.freeze;
             scene->setTintLevels(c.tintLevels);
-            RenderTarget rt{target.color, target.colorView, target.depth, target.depthView, extent,
-                            VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
+            RenderTarget rt{
+                target.color,   target.colorView,   target.depth, target.depthView,
+                target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
             scene->recordFrame(cmd, slot, time, rt, view, c.freeze ? &frozen : nullptr);
             slots.submit(slot, target.acquired, target.rendered);
-            stats.cpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart).count());
+            stats.cpuMs.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
+                    .count());
             swapchain.present(target);
             ++frame;
             ++presented;
@@ -170,10 +201,13 @@ int runCrowdWindow(const WindowArgs& a) {
                     if (n.perLevel[l]) levels += " " + std::to_string(n.perLevel[l]);
                 char title[384];
                 std::snprintf(title, sizeof title,
-                              "horde  %u/%u visible  levels%s  %.2f M tris  %s  gpu %.2f ms (cull %.2f sample %.2f pose %.2f "
-                              "skin %.2f draw %.2f)  cpu %.2f ms%s%s%s",
-                              n.visible, c.count, levels.c_str(), double(n.triangles) * 1e-6, name(c.technique),
-                              g.totalMs(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, stats.medianCpuMs(),
+                              "horde  %u/%u visible  levels%s  %.2f M tris  %s  gpu %.2f ms (cull %.2f "
+                              "sample %.2f pose %.2f "
+                              "skin %.2f draw %.2f)  cpu %.2f ms%s%s%s%s",
+                              n.visible, c.count, levels.c_str(), double(n.triangles) * 1e-6,
+                              name(c.technique), g.totalMs(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs,
+                              g.drawMs, stats.medianCpuMs(),
+                              n.dropped ? ("  " + std::to_string(n.dropped) + " DROPPED").c_str() : "",
                               c.paused ? "  [paused]" : "", c.freeze ? "  [culling frozen]" : "",
                               c.tintLevels ? "  [levels]" : "");
                 glfwSetWindowTitle(window.handle(), title);
@@ -182,7 +216,8 @@ int runCrowdWindow(const WindowArgs& a) {
             }
         }
         slots.waitAll();
-        std::printf("window: presented %u frames, %u instances, technique %s\n", presented, c.count, name(c.technique));
+        std::printf("window: presented %u frames, %u instances, technique %s\n", presented, c.count,
+                    name(c.technique));
     }
     return session.finish(kExitOk);
 }

@@ -4,13 +4,14 @@
 #include <string>
 
 #include "crowd_options.h"
+#include "crowd_sources.h"
 #include "model_input.h"
 
 namespace horde {
 
 struct WindowArgs {
-    ModelInput input; // completes each of `models`
-    std::vector<std::string> models{"monster"};
+    ModelInput input;                  // completes each of `models`
+    std::vector<CrowdModelArg> models; // each with its own companions (crowd_sources.h)
     DeviceChoice device;
     CrowdOptions crowd;
     uint32_t count = 1024;

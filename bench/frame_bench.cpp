@@ -63,7 +63,8 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     }
     Image color(device, extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, "bench color");
     Image depth(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth");
-    RenderTarget target{color.get(), color.view(), depth.get(), depth.view(), extent, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    RenderTarget target{color.get(), color.view(), depth.get(), depth.view(), VK_NULL_HANDLE, VK_NULL_HANDLE, extent,
+                        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     float aspect = float(extent.width) / float(extent.height);
     OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
                                   : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);

@@ -53,7 +53,8 @@ TEST(Window, PresentsResizesAndCloses) {
             Swapchain::Frame target;
             if (!swapchain.acquire(slot, target)) continue;
             VkCommandBuffer cmd = slots.begin(slot);
-            RenderTarget rt{target.color, target.colorView, target.depth, target.depthView, swapchain.extent(),
+            RenderTarget rt{target.color,   target.colorView, target.depth, target.depthView, target.samples,
+                            target.samplesView, swapchain.extent(),
                             VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
             crowd.recordFrame(cmd, slot, float(frame) / 30.0f, rt,
                               orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), swapchain.extent().height));

@@ -105,12 +105,19 @@ std::string FrameStats::summary() const {
         "frames %zu  gpu ms: cull %.3f  sample %.3f  pose %.3f  skin %.3f  draw %.3f  total %.3f  |  cpu "
         "ms/frame "
         "%.3f  |  visible %u of %u  levels%s  poses %u own %u shared  |  %.2f M triangles  %.2f M skinned "
-        "vertices (%.1f M/s)%s",
+        "vertices (%.1f M/s)",
         cpuMs.size(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, g.totalMs(), medianCpuMs(),
         c.visible, c.instances, levels.c_str(), c.ownPoses, c.sharedPoses, double(c.triangles) * 1e-6,
-        double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6,
-        c.dropped ? ("  |  " + std::to_string(c.dropped) + " dropped: vertex pool full").c_str() : "");
+        double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6);
     return line;
+}
+
+std::string FrameStats::droppedLine() const {
+    const FrameCounts c = medianCounts();
+    if (c.dropped == 0) return {};
+    return "dropped: " + std::to_string(c.dropped) + " of " + std::to_string(c.instances) +
+           " instances, the farthest, were not drawn: the vertex pool could not hold them even at their "
+           "coarsest levels";
 }
 
 std::string FrameStats::json() const {

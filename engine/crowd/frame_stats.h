@@ -24,8 +24,13 @@ struct FrameCounts {
     uint64_t triangles = 0;
     uint64_t skinnedVertices = 0; // by the skin pass (compute) or the draw (vertex technique)
     uint32_t ownPoses = 0, sharedPoses = 0;
-    uint32_t dropped = 0;                          // (instance, mesh) pairs the vertex pool could not hold
+    uint32_t dropped = 0; // instances seen but not drawn: the vertex pool could not hold them
     std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
+    struct Model {
+        uint32_t instances = 0, visible = 0, dropped = 0;
+        std::array<uint32_t, HORDE_MAX_LEVELS> perLevel{}; // drawn (instance, mesh) pairs per level
+    };
+    std::vector<Model> models; // the same, per model of the crowd
 };
 
 struct FrameStats {
@@ -40,6 +45,8 @@ struct FrameStats {
     FrameCounts medianCounts() const;        // the counts of the frame with the median GPU time
     double skinnedVerticesPerSecond() const; // over the median GPU frame
     std::string summary() const;
+    // A line of its own when the median frame dropped instances, else empty.
+    std::string droppedLine() const;
     // One line per frame for the headless table.
     std::string frameLine(size_t frame) const;
     static std::string frameHeader();

@@ -44,6 +44,57 @@ OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw, float pitc
     return camera;
 }
 
+float projectedHeight(const glm::mat4& viewProjection, glm::vec3 foot, float height,
+                      uint32_t viewportHeight) {
+    const glm::vec4 a = viewProjection * glm::vec4(foot, 1.0f);
+    const glm::vec4 b = viewProjection * glm::vec4(foot + glm::vec3(0.0f, height, 0.0f), 1.0f);
+    if (a.w <= 0.0f || b.w <= 0.0f) return 0.0f;
+    return std::abs(a.y / a.w - b.y / b.w) * 0.5f * float(viewportHeight);
+}
+
+OrbitCamera frontCamera(const Bounds& world, const Bounds& placements, float groundHeight, float modelHeight,
+                        float aspect, uint32_t viewportHeight, float pixels) {
+    const float sceneRadius = world.radius();
+    // Framed whole, the nearest corner on the ground stands for the front row.
+    const OrbitCamera whole = frameBounds(world, aspect, 0.6f, 0.55f);
+    const glm::mat4 wholeView = whole.viewProjection(aspect, sceneRadius);
+    float nearest = 1e30f;
+    for (float x : {placements.min.x, placements.max.x})
+        for (float z : {placements.min.z, placements.max.z}) {
+            const float h =
+                projectedHeight(wholeView, glm::vec3(x, groundHeight, z), modelHeight, viewportHeight);
+            nearest = std::min(nearest, h > 0.0f ? h : 1e30f);
+        }
+    if (nearest >= pixels) return whole;
+
+    // Depth of the front row for its height to project to `pixels`; then, for a pitch p below the
+    // horizon, the eye's height and distance in front of the row that put the row at 80% of the
+    // way down from the centre of the frame (the row's point seen at depth K, 0.8 of the half
+    // field below the view axis).
+    OrbitCamera camera;
+    const float t = std::tan(camera.fovY * 0.5f);
+    const float pixelsPerUnit = float(viewportHeight) / (2.0f * t);
+    const float front = placements.max.z, depth = placements.max.z - world.min.z;
+    for (float pitch = 0.35f;; pitch += 0.05f) {
+        const float k = modelHeight * std::cos(pitch) * pixelsPerUnit / pixels;
+        const float height = k * (std::sin(pitch) + 0.8f * t * std::cos(pitch));
+        const float ahead = k * (std::cos(pitch) - 0.8f * t * std::sin(pitch));
+        // The far edge is seen atan(height / distance) below the horizon; the frame's top edge at
+        // pitch - fovY / 2.
+        const bool filled = std::atan2(height, ahead + depth) >= pitch - camera.fovY * 0.5f;
+        if (filled || pitch >= 1.2f) {
+            camera.pitch = pitch;
+            camera.yaw = 0.0f;
+            camera.distance = k;
+            const glm::vec3 eye(placements.center().x, groundHeight + height, front + ahead);
+            const glm::vec3 back(0.0f, std::sin(pitch), std::cos(pitch));
+            camera.target = eye - back * k;
+            camera.nearPlane = std::max(k * 0.05f, 1e-3f);
+            return camera;
+        }
+    }
+}
+
 ViewCamera orbitView(const OrbitCamera& camera, float aspect, float sceneRadius, uint32_t viewportHeight) {
     return {camera.viewProjection(aspect, sceneRadius), camera.eye(),
             float(viewportHeight) / (2.0f * std::tan(camera.fovY * 0.5f))};

@@ -35,6 +35,18 @@ OrbitCamera streetCamera(const Bounds& world, float groundHeight, float eyeHeigh
 // A camera at the given heading that fits a world-space box (all eight corners) in view.
 OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw = 0.6f, float pitch = 0.35f);
 
+// The crowd as a person looks at it: from its front edge (+Z) across it, near enough that a
+// monster `modelHeight` tall in the front row (the largest z of `placements`, where instances
+// stand) stands `pixels` tall near the bottom of a viewport `viewportHeight` high, and steep
+// enough that the crowd's far edge reaches the top of the frame. A crowd that fits the frame
+// whole (`world`) with its nearest monsters that tall is framed whole.
+OrbitCamera frontCamera(const Bounds& world, const Bounds& placements, float groundHeight, float modelHeight,
+                        float aspect, uint32_t viewportHeight, float pixels);
+
+// How tall, in pixels of a viewport `viewportHeight` high, a vertical segment from `foot` up
+// `height` world units projects (0 when any of it is behind the eye).
+float projectedHeight(const glm::mat4& viewProjection, glm::vec3 foot, float height, uint32_t viewportHeight);
+
 // A box in the file's axes, moved into world axes.
 Bounds toWorld(const Bounds& model, const glm::mat4& axesToWorld);
 

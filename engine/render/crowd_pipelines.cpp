@@ -8,7 +8,7 @@
 namespace horde {
 
 CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, VkFormat colorFormat,
-                                    VkDescriptorSetLayout materials) {
+                                    VkSampleCountFlagBits samples, VkDescriptorSetLayout materials) {
     CrowdPipelines p;
     p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
     p.budget = createComputePipeline(device, spirv::budget_comp(), pushBlock<gpu::PlanPush>(), "budget");
@@ -31,6 +31,7 @@ CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, Vk
     draw.push = pushBlock<gpu::DrawPush>();
     draw.colorFormat = colorFormat;
     draw.depthFormat = kDepthFormat;
+    draw.samples = samples;
     draw.setLayout = materials;
     static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
     for (uint32_t alpha = 0; alpha < 3; ++alpha) {

@@ -17,6 +17,6 @@ struct CrowdPipelines {
 // `pool`: the draw reads skinned vertices (compute technique), else it blends the palette itself.
 // `textures` off: the draw samples nothing. `materials`: the material table's set layout.
 CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, VkFormat colorFormat,
-                                    VkDescriptorSetLayout materials);
+                                    VkSampleCountFlagBits samples, VkDescriptorSetLayout materials);
 
 } // namespace horde

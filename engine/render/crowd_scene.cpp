@@ -62,6 +62,12 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         slotBytes_ += planBytes(plan);
 
     worldBounds_ = parts_.empty() ? Bounds{glm::vec3(-1.0f), glm::vec3(1.0f)} : crowdBounds(parts_);
+    placementBounds_ = parts_.empty() ? Bounds{} : Bounds{glm::vec3(1e30f), glm::vec3(-1e30f)};
+    for (const Part& part : parts_)
+        for (const gpu::InstanceRecord& r : part.instances) {
+            placementBounds_.min = glm::min(placementBounds_.min, glm::vec3(r.placement));
+            placementBounds_.max = glm::max(placementBounds_.max, glm::vec3(r.placement));
+        }
     groundHeight_ = parts_.empty() ? 0.0f : 1e30f;
     for (const Part& part : parts_) {
         const Bounds& bind = part.asset().worldBindBounds;
@@ -113,7 +119,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         drawn.push_back(part.model);
     materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
     pipelines_ = createCrowdPipelines(device, settings.technique == Technique::Compute, settings.textures,
-                                      settings.colorFormat, materials_->layout());
+                                      settings.colorFormat, settings.samples, materials_->layout());
     computeSharedPoses();
 }
 
@@ -249,6 +255,12 @@ uint32_t CrowdScene::instanceCount() const {
     return n;
 }
 
+std::span<const gpu::InstanceRecord> CrowdScene::instancesOf(const CrowdModel* model) const {
+    for (const Part& part : parts_)
+        if (part.model == model) return part.instances;
+    return {};
+}
+
 uint32_t CrowdScene::chunkCount() const {
     if (!chunked_) return 1;
     uint32_t n = 0;
@@ -339,27 +351,30 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         const CrowdAsset& asset = part.asset();
         const uint32_t* c = all;
         all += part.plan.counterCount;
-        out.instances += part.count();
-        out.visible += c[HORDE_COUNT_VISIBLE];
+        FrameCounts::Model& model = out.models.emplace_back();
+        model.instances = part.count();
+        model.visible = c[HORDE_COUNT_VISIBLE];
+        model.dropped = c[HORDE_COUNT_DROPPED];
         out.ownPoses += c[HORDE_COUNT_POSES];
         out.sharedPoses += c[HORDE_COUNT_SHARED];
-        out.dropped += c[HORDE_COUNT_DROPPED];
-        std::vector<uint32_t> lists;
+        std::vector<uint32_t>& lists = out.listCounts.emplace_back();
         for (uint32_t list = 0; list < part.listCount(); ++list) {
             const gpu::CullLevel& level = asset.cullLevels[list];
-            uint32_t drawn = c[HORDE_COUNT_HEADER + part.materialCount() + list];
-            uint32_t jobs = c[HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list];
+            const uint32_t drawn = c[HORDE_COUNT_HEADER + part.materialCount() + list];
+            const uint32_t jobs = c[HORDE_COUNT_HEADER + part.materialCount() + part.listCount() + list];
             lists.push_back(drawn);
-            uint32_t levelIndex = list - asset.cullMeshes[level.mesh].firstLevel;
-            out.perLevel[std::min(levelIndex, uint32_t(HORDE_MAX_LEVELS - 1))] += drawn;
+            const uint32_t levelIndex = list - asset.cullMeshes[level.mesh].firstLevel;
+            model.perLevel[std::min(levelIndex, uint32_t(HORDE_MAX_LEVELS - 1))] += drawn;
             uint64_t indices = 0;
             for (uint32_t s = 0; s < level.submeshCount; ++s)
                 indices += asset.levelSubmeshes[level.firstSubmesh + s].indexCount;
             out.triangles += uint64_t(drawn) * indices / 3;
-            out.skinnedVertices +=
-                uint64_t(settings_.technique == Technique::Compute ? jobs : drawn) * level.vertexCount;
+            out.skinnedVertices += uint64_t(settings_.technique == Technique::Compute ? jobs : drawn) * level.vertexCount;
         }
-        out.listCounts.push_back(std::move(lists));
+        out.instances += model.instances;
+        out.visible += model.visible;
+        out.dropped += model.dropped;
+        for (size_t l = 0; l < model.perLevel.size(); ++l) out.perLevel[l] += model.perLevel[l];
     }
     return out;
 }

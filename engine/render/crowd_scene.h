@@ -45,13 +45,18 @@ struct CrowdSettings {
     uint32_t poseBudget = 0; // own poses per model and frame with LOD on (the rest share); 0: by skeleton
     bool textures = true;    // off: base colours only, no texture uploaded or sampled
     LayoutOptions layout;    // where a crowd given by its count stands
+    // Samples per pixel of the pictures drawn (the render target's); resolved before anything reads them.
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
 struct RenderTarget {
     VkImage color = VK_NULL_HANDLE;
     VkImageView colorView = VK_NULL_HANDLE;
-    VkImage depth = VK_NULL_HANDLE;
+    VkImage depth = VK_NULL_HANDLE; // with the scene's samples per pixel
     VkImageView depthView = VK_NULL_HANDLE;
+    // With more than one sample per pixel: the image drawn into, resolved into `color` at the end.
+    VkImage samples = VK_NULL_HANDLE;
+    VkImageView samplesView = VK_NULL_HANDLE;
     VkExtent2D extent{};
     VkImageLayout colorLayoutAfter = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 };
@@ -88,11 +93,15 @@ class CrowdScene {
     void setTintLevels(bool tint) { tintLevels_ = tint; }
     const CrowdSettings& settings() const { return settings_; }
     Bounds worldBounds() const { return worldBounds_; }
+    // Where the instances stand: the box of their placements (their feet, not their extent).
+    Bounds placementBounds() const { return placementBounds_; }
     // The tallest model's height in the world (a street view's eye height follows it), and where
     // the lowest one's feet are: the ground.
     float modelHeight() const { return modelHeight_; }
     float groundHeight() const { return groundHeight_; }
     uint32_t instanceCount() const;
+    // Where `model`'s instances stand (empty when the crowd gave it none).
+    std::span<const gpu::InstanceRecord> instancesOf(const CrowdModel* model) const;
     // vkCmd* calls in the last recordFrame: the same for any crowd size.
     uint32_t lastCommandCount() const { return commands_; }
     // GPU bytes per frame slot, and per instance of the crowd.
@@ -147,7 +156,7 @@ class CrowdScene {
     CrowdSettings settings_;
     std::vector<Part> parts_;
     std::vector<Slot> slots_;
-    Bounds worldBounds_;
+    Bounds worldBounds_, placementBounds_;
     float groundHeight_ = 0.0f, modelHeight_ = 0.0f;
     bool tintLevels_ = false;
     bool chunked_ = false; // brute force through a pool smaller than the crowd

@@ -10,23 +10,29 @@
 
 namespace horde {
 
-HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view, const HeadlessOptions& options,
-                              const ViewCamera* cull) {
+HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view,
+                              const HeadlessOptions& options, const ViewCamera* cull) {
     VkExtent2D extent{options.width, options.height};
     struct Target {
-        Image color, depth;
+        Image color, depth, samples;
     };
+    const VkSampleCountFlagBits samples = scene.settings().samples;
     std::vector<Target> targets;
     for (uint32_t s = 0; s < kFramesInFlight; ++s) {
         std::string tag = " (slot " + std::to_string(s) + ")";
-        targets.push_back({Image(device, extent, kOffscreenColorFormat,
-                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                 VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color" + tag),
-                           Image(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                 VK_IMAGE_ASPECT_DEPTH_BIT, "offscreen depth" + tag)});
+        Target& t = targets.emplace_back();
+        t.color = Image(device, extent, kOffscreenColorFormat,
+                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color" + tag);
+        t.depth = Image(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                        VK_IMAGE_ASPECT_DEPTH_BIT, "offscreen depth" + tag, 1, samples);
+        if (samples != VK_SAMPLE_COUNT_1_BIT)
+            t.samples = Image(device, extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                              VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color samples" + tag, 1, samples);
     }
     VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
-    Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback, "frame readback");
+    Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
+                    "frame readback");
 
     HeadlessResult result;
     FrameSlots slots(device, kFramesInFlight, kOfflineFenceTimeoutNs);
@@ -36,20 +42,28 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(s);
         bool last = f + 1 == options.frames;
-        RenderTarget target{targets[s].color.get(), targets[s].color.view(), targets[s].depth.get(),
-                            targets[s].depth.view(), extent,
-                            last ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+        RenderTarget target{targets[s].color.get(),
+                            targets[s].color.view(),
+                            targets[s].depth.get(),
+                            targets[s].depth.view(),
+                            targets[s].samples.get(),
+                            targets[s].samples.view(),
+                            extent,
+                            last ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                                 : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
         scene.recordFrame(cmd, s, options.startTime + float(f) * options.frameTime, target, view, cull);
         if (last) {
             VkBufferImageCopy region{};
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
             region.imageExtent = {extent.width, extent.height, 1};
-            vkCmdCopyImageToBuffer(cmd, target.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.get(), 1, &region);
-            barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                    VK_ACCESS_2_HOST_READ_BIT);
+            vkCmdCopyImageToBuffer(cmd, target.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.get(), 1,
+                                   &region);
+            barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
         }
         slots.submit(s);
-        result.stats.cpuMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        result.stats.cpuMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
         uint32_t s = (options.frames + i) % kFramesInFlight;

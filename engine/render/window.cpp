@@ -14,13 +14,16 @@ namespace horde {
 namespace {
 // glfwInit is idempotent; a Window terminates GLFW when it closes (one window at a time).
 void initGlfw() {
-    if (!glfwInit()) throw VulkanError("cannot open a window: no display (GLFW init failed)", VK_ERROR_INITIALIZATION_FAILED);
+    if (!glfwInit())
+        throw VulkanError("cannot open a window: no display (GLFW init failed)",
+                          VK_ERROR_INITIALIZATION_FAILED);
 }
 } // namespace
 
 std::vector<std::string> Window::requiredExtensions() {
     initGlfw();
-    if (!glfwVulkanSupported()) throw VulkanError("GLFW finds no Vulkan loader", VK_ERROR_INITIALIZATION_FAILED);
+    if (!glfwVulkanSupported())
+        throw VulkanError("GLFW finds no Vulkan loader", VK_ERROR_INITIALIZATION_FAILED);
     uint32_t count = 0;
     const char** names = glfwGetRequiredInstanceExtensions(&count);
     return std::vector<std::string>(names, names + count);
@@ -42,7 +45,9 @@ Window::~Window() {
     glfwTerminate();
 }
 
-bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
+bool Window::shouldClose() const {
+    return glfwWindowShouldClose(window_);
+}
 
 VkExtent2D Window::framebufferSize() const {
     int w = 0, h = 0;
@@ -50,7 +55,8 @@ VkExtent2D Window::framebufferSize() const {
     return {uint32_t(std::max(w, 0)), uint32_t(std::max(h, 0))};
 }
 
-Swapchain::Swapchain(Device& device, Window& window, uint32_t slots) : device_(device), window_(window) {
+Swapchain::Swapchain(Device& device, Window& window, uint32_t slots, VkSampleCountFlagBits samples)
+    : device_(device), window_(window), sampleCount_(samples) {
     VK_CHECK(glfwCreateWindowSurface(device.instance(), window.handle(), nullptr, &surface_));
     VkBool32 supported = VK_FALSE;
     vkGetPhysicalDeviceSurfaceSupportKHR(device.physical(), device.queueFamily(), surface_, &supported);
@@ -60,7 +66,8 @@ Swapchain::Swapchain(Device& device, Window& window, uint32_t slots) : device_(d
     }
     VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     acquired_.resize(slots);
-    for (VkSemaphore& s : acquired_) VK_CHECK(vkCreateSemaphore(device.get(), &info, nullptr, &s));
+    for (VkSemaphore& s : acquired_)
+        VK_CHECK(vkCreateSemaphore(device.get(), &info, nullptr, &s));
     create();
 }
 
@@ -68,16 +75,20 @@ Swapchain::~Swapchain() {
     // Presentation holds semaphores no fence covers; shutdown is the one place to wait for it.
     vkQueueWaitIdle(device_.queue());
     destroyImages();
-    for (VkSemaphore s : rendered_) vkDestroySemaphore(device_.get(), s, nullptr);
+    for (VkSemaphore s : rendered_)
+        vkDestroySemaphore(device_.get(), s, nullptr);
     if (swapchain_) vkDestroySwapchainKHR(device_.get(), swapchain_, nullptr);
-    for (VkSemaphore s : acquired_) vkDestroySemaphore(device_.get(), s, nullptr);
+    for (VkSemaphore s : acquired_)
+        vkDestroySemaphore(device_.get(), s, nullptr);
     vkDestroySurfaceKHR(device_.instance(), surface_, nullptr);
 }
 
 void Swapchain::destroyImages() {
-    for (VkImageView v : views_) vkDestroyImageView(device_.get(), v, nullptr);
+    for (VkImageView v : views_)
+        vkDestroyImageView(device_.get(), v, nullptr);
     views_.clear();
     depth_.clear();
+    samples_.clear();
     images_.clear();
 }
 
@@ -102,14 +113,16 @@ void Swapchain::create() {
             f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
             chosen = f;
     if (format_ != VK_FORMAT_UNDEFINED && chosen.format != format_)
-        throw VulkanError("the surface changed format; pipelines would need rebuilding", VK_ERROR_FORMAT_NOT_SUPPORTED);
+        throw VulkanError("the surface changed format; pipelines would need rebuilding",
+                          VK_ERROR_FORMAT_NOT_SUPPORTED);
     format_ = chosen.format;
 
     VkSwapchainKHR old = swapchain_;
     VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
     info.surface = surface_;
     info.minImageCount = std::max(caps.minImageCount, 2u);
-    if (caps.maxImageCount) info.minImageCount = std::min(std::max(caps.minImageCount + 1, 2u), caps.maxImageCount);
+    if (caps.maxImageCount)
+        info.minImageCount = std::min(std::max(caps.minImageCount + 1, 2u), caps.maxImageCount);
     info.imageFormat = chosen.format;
     info.imageColorSpace = chosen.colorSpace;
     info.imageExtent = extent_;
@@ -142,8 +155,13 @@ void Swapchain::create() {
             VK_CHECK(vkCreateSemaphore(device_.get(), &semaphore, nullptr, &s));
             rendered_.push_back(s);
         }
-        depth_.emplace_back(device_, extent_, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                            VK_IMAGE_ASPECT_DEPTH_BIT, "swapchain depth " + std::to_string(i));
+        depth_.emplace_back(device_, extent_, VK_FORMAT_D32_SFLOAT,
+                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT,
+                            "swapchain depth " + std::to_string(i), 1, sampleCount_);
+        if (sampleCount_ != VK_SAMPLE_COUNT_1_BIT)
+            samples_.emplace_back(device_, extent_, format_, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                  VK_IMAGE_ASPECT_COLOR_BIT, "swapchain color samples " + std::to_string(i),
+                                  1, sampleCount_);
     }
     stale_ = false;
 }
@@ -155,7 +173,8 @@ void Swapchain::rebuild() {
 
 bool Swapchain::acquire(uint32_t slot, Frame& frame) {
     if (stale_) return false;
-    VkResult r = vkAcquireNextImageKHR(device_.get(), swapchain_, UINT64_MAX, acquired_[slot], VK_NULL_HANDLE, &frame.image);
+    VkResult r = vkAcquireNextImageKHR(device_.get(), swapchain_, UINT64_MAX, acquired_[slot], VK_NULL_HANDLE,
+                                       &frame.image);
     if (r == VK_ERROR_OUT_OF_DATE_KHR) {
         stale_ = true;
         return false;
@@ -165,6 +184,10 @@ bool Swapchain::acquire(uint32_t slot, Frame& frame) {
     frame.colorView = views_[frame.image];
     frame.depth = depth_[frame.image].get();
     frame.depthView = depth_[frame.image].view();
+    if (!samples_.empty()) {
+        frame.samples = samples_[frame.image].get();
+        frame.samplesView = samples_[frame.image].view();
+    }
     frame.acquired = acquired_[slot];
     frame.rendered = rendered_[frame.image];
     return true;

@@ -33,7 +33,10 @@ class Window {
 
 class Swapchain {
   public:
-    Swapchain(Device& device, Window& window, uint32_t slots);
+    // `samples` per pixel: above one, each image has a multisampled colour image drawn into and
+    // resolved into it, and a depth image to match.
+    Swapchain(Device& device, Window& window, uint32_t slots,
+              VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
     ~Swapchain();
     Swapchain(const Swapchain&) = delete;
     Swapchain& operator=(const Swapchain&) = delete;
@@ -47,6 +50,8 @@ class Swapchain {
         VkImageView colorView = VK_NULL_HANDLE;
         VkImage depth = VK_NULL_HANDLE;
         VkImageView depthView = VK_NULL_HANDLE;
+        VkImage samples = VK_NULL_HANDLE; // null with one sample per pixel
+        VkImageView samplesView = VK_NULL_HANDLE;
         VkSemaphore acquired = VK_NULL_HANDLE; // wait on it before writing color
         VkSemaphore rendered = VK_NULL_HANDLE; // signal it; present waits on it
     };
@@ -70,7 +75,8 @@ class Swapchain {
     VkExtent2D extent_{};
     std::vector<VkImage> images_;
     std::vector<VkImageView> views_;
-    std::vector<Image> depth_;
+    std::vector<Image> depth_, samples_;
+    VkSampleCountFlagBits sampleCount_;
     std::vector<VkSemaphore> rendered_; // per image, kept across rebuilds
     std::vector<VkSemaphore> acquired_; // per slot
     bool stale_ = false;

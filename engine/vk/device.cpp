@@ -26,10 +26,14 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT 
                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     auto* counts = static_cast<MessageCounts*>(user);
     const char* label = "verbose";
-    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ++counts->error, label = "error";
-    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) ++counts->warning, label = "warning";
-    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) ++counts->info, label = "info";
-    else ++counts->verbose;
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        ++counts->error, label = "error";
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+        ++counts->warning, label = "warning";
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT)
+        ++counts->info, label = "info";
+    else
+        ++counts->verbose;
     if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
         std::fprintf(stderr, "vulkan %s: %s\n", label, data->pMessage);
     return VK_FALSE;
@@ -37,8 +41,10 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT 
 
 VkDebugUtilsMessengerCreateInfoEXT messengerInfo(MessageCounts* counts) {
     VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+    info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     info.pfnUserCallback = onMessage;
     info.pUserData = counts;
@@ -50,7 +56,8 @@ bool hasInstanceExtension(const char* name) {
     vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
     std::vector<VkExtensionProperties> all(count);
     vkEnumerateInstanceExtensionProperties(nullptr, &count, all.data());
-    return std::any_of(all.begin(), all.end(), [&](auto& e) { return std::strcmp(e.extensionName, name) == 0; });
+    return std::any_of(all.begin(), all.end(),
+                       [&](auto& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 bool hasLayer(const char* name) {
@@ -63,11 +70,16 @@ bool hasLayer(const char* name) {
 
 int typeRank(VkPhysicalDeviceType type) {
     switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return 3;
+    default:
+        return 4;
     }
 }
 
@@ -77,7 +89,9 @@ int32_t graphicsComputeFamily(VkPhysicalDevice device) {
     std::vector<VkQueueFamilyProperties> families(count);
     vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
     for (uint32_t i = 0; i < count; ++i)
-        if ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) return int32_t(i);
+        if ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+            (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT))
+            return int32_t(i);
     return -1;
 }
 
@@ -110,18 +124,24 @@ VkPhysicalDevice choosePhysical(VkInstance instance, const std::string& wanted) 
     if (!wanted.empty()) {
         bool numeric = std::all_of(wanted.begin(), wanted.end(), [](char c) { return c >= '0' && c <= '9'; });
         for (uint32_t i = 0; i < count; ++i) {
-            bool match = numeric ? std::to_string(i) == wanted : nameOf(devices[i]).find(wanted) != std::string::npos;
+            bool match =
+                numeric ? std::to_string(i) == wanted : nameOf(devices[i]).find(wanted) != std::string::npos;
             if (match) {
                 if (!supportsHorde(devices[i]))
-                    throw VulkanError("device '" + nameOf(devices[i]) + "' lacks Vulkan 1.3 with buffer device address, "
-                                      "scalar layout, dynamic rendering, synchronization2, draw-indirect-count, "
-                                      "multi-draw-indirect and shader draw parameters", VK_ERROR_FEATURE_NOT_PRESENT);
+                    throw VulkanError(
+                        "device '" + nameOf(devices[i]) +
+                            "' lacks Vulkan 1.3 with buffer device address, "
+                            "scalar layout, dynamic rendering, synchronization2, draw-indirect-count, "
+                            "multi-draw-indirect and shader draw parameters",
+                        VK_ERROR_FEATURE_NOT_PRESENT);
                 return devices[i];
             }
         }
         std::string list;
-        for (uint32_t i = 0; i < count; ++i) list += "\n  " + std::to_string(i) + ": " + nameOf(devices[i]);
-        throw VulkanError("no Vulkan device matches '" + wanted + "'; devices:" + list, VK_ERROR_INITIALIZATION_FAILED);
+        for (uint32_t i = 0; i < count; ++i)
+            list += "\n  " + std::to_string(i) + ": " + nameOf(devices[i]);
+        throw VulkanError("no Vulkan device matches '" + wanted + "'; devices:" + list,
+                          VK_ERROR_INITIALIZATION_FAILED);
     }
     VkPhysicalDevice best = VK_NULL_HANDLE;
     int bestRank = 99;
@@ -131,7 +151,8 @@ VkPhysicalDevice choosePhysical(VkInstance instance, const std::string& wanted) 
         vkGetPhysicalDeviceProperties(d, &p);
         if (typeRank(p.deviceType) < bestRank) best = d, bestRank = typeRank(p.deviceType);
     }
-    if (!best) throw VulkanError("no Vulkan 1.3 device with the features horde needs", VK_ERROR_INCOMPATIBLE_DRIVER);
+    if (!best)
+        throw VulkanError("no Vulkan 1.3 device with the features horde needs", VK_ERROR_INCOMPATIBLE_DRIVER);
     return best;
 }
 
@@ -150,11 +171,13 @@ void Device::init(const DeviceOptions& options) {
     VK_CHECK(volkInitialize());
     validation_ = options.validation;
     if (validation_ && !hasLayer("VK_LAYER_KHRONOS_validation"))
-        throw VulkanError("validation requested but VK_LAYER_KHRONOS_validation is not installed", VK_ERROR_LAYER_NOT_PRESENT);
+        throw VulkanError("validation requested but VK_LAYER_KHRONOS_validation is not installed",
+                          VK_ERROR_LAYER_NOT_PRESENT);
     debugUtils_ = hasInstanceExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
     std::vector<const char*> extensions;
-    for (const std::string& e : options.instanceExtensions) extensions.push_back(e.c_str());
+    for (const std::string& e : options.instanceExtensions)
+        extensions.push_back(e.c_str());
     if (debugUtils_) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
 
@@ -182,7 +205,8 @@ void Device::init(const DeviceOptions& options) {
     }
     VK_CHECK(vkCreateInstance(&info, nullptr, &instance_));
     volkLoadInstanceOnly(instance_);
-    if (debugUtils_ && validation_) VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
+    if (debugUtils_ && validation_)
+        VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
 
     physical_ = choosePhysical(instance_, options.device);
     vkGetPhysicalDeviceProperties(physical_, &properties_);
@@ -198,7 +222,8 @@ void Device::init(const DeviceOptions& options) {
     unifiedMemory_ = true;
     for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
         VkMemoryPropertyFlags f = memory_.memoryTypes[i].propertyFlags;
-        if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) unifiedMemory_ = false;
+        if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+            unifiedMemory_ = false;
     }
     queueFamily_ = uint32_t(graphicsComputeFamily(physical_));
 
@@ -248,7 +273,9 @@ void Device::init(const DeviceOptions& options) {
                      validation_ ? ", validation on" : "");
 }
 
-Device::~Device() { release(); }
+Device::~Device() {
+    release();
+}
 
 void Device::release() {
     if (device_) {
@@ -277,11 +304,12 @@ void Device::setName(VkObjectType type, uint64_t handle, std::string_view name) 
 void Device::waitForFence(VkFence fence, std::string_view what, uint64_t timeoutNs) const {
     VkResult result = vkWaitForFences(device_, 1, &fence, VK_TRUE, timeoutNs);
     if (result == VK_TIMEOUT)
-        throw VulkanError(std::string(what) + " did not finish within " + std::to_string(timeoutNs / 1'000'000) +
-                              " ms: the device is hung or lost",
+        throw VulkanError(std::string(what) + " did not finish within " +
+                              std::to_string(timeoutNs / 1'000'000) + " ms: the device is hung or lost",
                           VK_ERROR_DEVICE_LOST);
     if (result != VK_SUCCESS)
-        throw VulkanError(std::string(what) + ": waiting for the GPU failed with " + resultName(result), result);
+        throw VulkanError(std::string(what) + ": waiting for the GPU failed with " + resultName(result),
+                          result);
 }
 
 void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
@@ -312,6 +340,14 @@ void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
     }
     vkDestroyFence(device_, fence, nullptr);
     vkFreeCommandBuffers(device_, immediatePool_, 1, &cmd);
+}
+
+VkSampleCountFlagBits Device::supportedSamples(uint32_t wanted) const {
+    const VkSampleCountFlags both =
+        properties_.limits.framebufferColorSampleCounts & properties_.limits.framebufferDepthSampleCounts;
+    for (uint32_t samples = 64; samples > 1; samples /= 2)
+        if (samples <= wanted && (both & samples)) return VkSampleCountFlagBits(samples);
+    return VK_SAMPLE_COUNT_1_BIT;
 }
 
 } // namespace horde

@@ -54,6 +54,8 @@ class Device {
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
     // The largest single allocation (and so buffer) the device promises.
     VkDeviceSize maxAllocationSize() const { return maxAllocationSize_; }
+    // The most samples per pixel, at most `wanted`, that colour and depth attachments both take.
+    VkSampleCountFlagBits supportedSamples(uint32_t wanted) const;
     std::string name() const { return properties_.deviceName; }
     std::string driver() const { return driver_; }
     // Every device-local memory type is also host visible: decode straight into device memory.

@@ -200,7 +200,7 @@ void Buffer::reset() {
 }
 
 Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
-             VkImageAspectFlags aspect, std::string_view name, uint32_t levels)
+             VkImageAspectFlags aspect, std::string_view name, uint32_t levels, VkSampleCountFlagBits samples)
     : device_(&device), levels_(levels), format_(format), extent_(extent) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
@@ -208,7 +208,7 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
     info.extent = {extent.width, extent.height, 1};
     info.mipLevels = levels;
     info.arrayLayers = 1;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.samples = samples;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = usage;
     VK_CHECK(vkCreateImage(device.get(), &info, nullptr, &image_));

@@ -105,7 +105,7 @@ class Image {
   public:
     Image() = default;
     Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-          std::string_view name, uint32_t levels = 1);
+          std::string_view name, uint32_t levels = 1, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
     Image(Image&& other) noexcept;
     Image& operator=(Image&& other) noexcept;
     Image(const Image&) = delete;

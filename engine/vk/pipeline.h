@@ -59,6 +59,7 @@ struct GraphicsPipelineInfo {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE; // set 0, when the shaders sample textures
     const VkSpecializationInfo* specialization = nullptr; // for both stages
     bool blend = false; // alpha blending over what is drawn, depth tested but not written
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT; // of the attachments drawn into
 };
 // Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
