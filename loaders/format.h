@@ -42,19 +42,20 @@ struct Companions {
     std::vector<std::filesystem::path> anims;
 };
 
-// A format's entry. `detect` looks at the bytes (and name). `load` decodes a model, reading
-// options.skeleton itself where the format keeps skeletons apart. `loadClips` (may be null)
+// A format's entry. `detect` looks at the bytes (and name). `readModel` decodes a model, reading
+// options.skeleton itself where the format keeps skeletons apart. `readClips` (may be null)
 // decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
 // writes a model in the format; formats of several files derive their names from `path` and
-// report them.
+// report them. Each folder names its functions the same: <id>::readModel, <id>::readClips,
+// <id>::write.
 struct Format {
     const char* id;
     const char* description;
     bool (*detect)(const std::filesystem::path& path, std::span<const std::byte> bytes);
-    Result<Model> (*load)(const std::filesystem::path& path, std::span<const std::byte> bytes,
-                          const LoadOptions& options, MeshAllocator& allocator);
-    Result<std::vector<Clip>> (*loadClips)(const std::filesystem::path& path, std::span<const std::byte> bytes,
-                                           Model& target);
+    Result<Model> (*readModel)(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                               const LoadOptions& options, MeshAllocator& allocator);
+    Result<std::vector<Clip>> (*readClips)(const std::filesystem::path& path,
+                                           std::span<const std::byte> bytes, Model& target);
     Result<Companions> (*write)(const Model& model, const std::filesystem::path& path);
     const char* extension = nullptr; // of the main file the writer writes, e.g. ".model"
     // Extensions the game's engine opens in place of the one a texture name carries, in the order

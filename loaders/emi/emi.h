@@ -44,8 +44,8 @@ class NameIndex {
 };
 
 // A .meshb (with options.skeleton when it is skinned) or a .sklb alone.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 
 // ---- The decoders (decode_*.cpp) ----
 

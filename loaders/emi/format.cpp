@@ -23,8 +23,11 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
 } // namespace
 
 const Format& emiFormat() {
-    static const Format format{"emi", "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
-                               detect, emi::load, emi::readClips, emi::write, ".meshb"};
+    static const Format format{
+        "emi",          "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
+        detect,         emi::readModel,
+        emi::readClips, emi::write,
+        ".meshb"};
     return format;
 }
 

@@ -15,8 +15,8 @@ Model emptyModel() {
 }
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
     Model model = emptyModel();
     std::string ext = extension(path);
     if (ext == ".animb")

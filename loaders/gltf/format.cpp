@@ -17,17 +17,11 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
                    [](unsigned char c) { return char(std::tolower(c)); });
     return ext == ".gltf" || ext == ".glb";
 }
-
-// One file holds everything (a .gltf embeds its buffer): nothing beside it.
-Result<Companions> write(const Model& model, const std::filesystem::path& path) {
-    if (Status st = gltf::write(model, path); !st) return st.error();
-    return Companions{};
-}
 } // namespace
 
 const Format& gltfFormat() {
     static const Format format{
-        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::load, gltf::loadClips, write, ".glb"};
+        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::readModel, gltf::readClips, gltf::write, ".glb"};
     return format;
 }
 

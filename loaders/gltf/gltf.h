@@ -60,10 +60,10 @@ Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
 // ---- The load (load.cpp) ----
 
 // Nodes (parents first), skins, meshes and animations of one file.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes,
-                   const LoadOptions& options, MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 // The file's animations bound to `target`'s nodes by name.
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
 
 // ---- Meshes (decode_mesh.cpp) ----
@@ -98,7 +98,7 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
 // ---- The writer (write.cpp, write_frame.cpp) ----
 
 // .glb when `path` ends in .glb, otherwise .gltf with the buffer embedded as a data URI.
-Status write(const Model& model, const std::filesystem::path& path);
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
 // glTF is right-handed, Y-up, in metres. horde's axesToWorld() is always a signed permutation
 // (Z-up turned upright, left-handed mirrored along Z), so the writer converts every vector,

@@ -161,8 +161,8 @@ Error inFile(const std::filesystem::path& path, const Error& e) {
 }
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();
     Model model;
@@ -181,7 +181,7 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     return model;
 }
 
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();

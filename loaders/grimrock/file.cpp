@@ -1,6 +1,7 @@
 #include "grimrock/grimrock.h"
 
 #include <cmath>
+#include <cstring>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -12,6 +13,10 @@ Axes fileAxes() {
     axes.leftHanded = true;
     axes.clockwiseFrontFaces = true;
     return axes;
+}
+
+bool hasMagic(std::span<const std::byte> bytes, const char* magic) {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), magic, 4) == 0;
 }
 
 std::string readString(Reader& r, std::string_view field) {

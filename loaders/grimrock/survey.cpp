@@ -1,5 +1,5 @@
 // The nodes a Grimrock animation drives: the item names, read past their keys (an item without
-// keys drives nothing), with the checks readAnimation makes on the same fields.
+// keys drives nothing), with the checks readClips makes on the same fields.
 #include "survey.h"
 #include "grimrock/grimrock.h"
 

@@ -28,25 +28,6 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
 bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     return nwn::lower(path.extension().string()) == ".mdl" && nwn::isAscii(bytes);
 }
-
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
-    return nwn::readModel(path, bytes, options, allocator);
-}
-
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
-    return nwn::readClipsFor(path, bytes, target);
-}
-
-// One file holds everything: nothing beside it.
-Result<Companions> write(const Model& model, const std::filesystem::path& path) {
-    if (Status st = nwn::writeModel(model, path); !st) return st.error();
-    return Companions{};
-}
-Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path) {
-    if (Status st = nwn::writeAsciiModel(model, path); !st) return st.error();
-    return Companions{};
-}
 } // namespace
 
 // Bitmap names carry no extension; the game opens the .dds before the .tga of a name (rollnw's
@@ -54,14 +35,19 @@ Result<Companions> writeAscii(const Model& model, const std::filesystem::path& p
 constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
 
 const Format& nwnFormat() {
-    static const Format format{"nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
-                               detect, load, loadClips, write, ".mdl", kTextureSubstitutes};
+    static const Format format{
+        "nwn",          "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
+        detect,         nwn::readModel,
+        nwn::readClips, nwn::write,
+        ".mdl",         kTextureSubstitutes};
     return format;
 }
 
 const Format& nwnAsciiFormat() {
-    static const Format format{"nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)", detectAscii, load,
-                               loadClips, writeAscii, ".mdl", kTextureSubstitutes};
+    static const Format format{"nwn-ascii",    "Neverwinter Nights ASCII MDL (the same content as text)",
+                               detectAscii,    nwn::readModel,
+                               nwn::readClips, nwn::writeAscii,
+                               ".mdl",         kTextureSubstitutes};
     return format;
 }
 

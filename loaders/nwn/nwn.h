@@ -151,8 +151,9 @@ std::string hex(uint32_t value);
 // The model's geometry, meshes and animations, then the clips its supermodels add.
 Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
                         MeshAllocator& allocator);
-// The animations of another binary MDL, bound to `target` by node name (for --anim).
-Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target);
+// The animations of another MDL (either encoding), bound to `target` by node name (for --anim).
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target);
 
 // Every node's rest model transform (parents precede children).
 std::vector<glm::mat4> restTransforms(const Model& model);
@@ -243,7 +244,8 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
 //
 // Decodes every animation of `file` (header already read) against `target`'s nodes. Binding
 // findings (unmatched nodes) go to target.warnings, lengths and events to target.extras.
-bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips);
+bool decodeClips(File& file, const ModelHeader& header, float positionScale, Model& target,
+                 std::vector<Clip>& clips);
 
 // ---- ASCII MDL: the text (text.cpp) ----
 
@@ -413,13 +415,13 @@ bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> b
 // (rest TRS as static controllers), each mesh as trimesh nodes (static) or skin nodes (skinned,
 // split so that no skin node uses more than the 17 bones its table holds), and every clip as an
 // in-file animation with keys at the clip's own times.
-Status writeModel(const Model& model, const std::filesystem::path& path);
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
 // Writes the same plan as ASCII text (write_ascii.cpp): one position, texture vertex and normal
 // per vertex, faces naming each vertex for both, so that reading it back gives the vertices in
 // the same order; rotations as axis and angle; numbers with nine significant digits (exact for
 // floats).
-Status writeAsciiModel(const Model& model, const std::filesystem::path& path);
+Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path);
 
 // The writer's plan: the file's node tree in pre-order, in the file's axes, with every mesh cut
 // into the pieces the format can hold. Built first so that byte emission needs no decisions.
@@ -497,7 +499,9 @@ struct Plan {
     std::vector<glm::mat4> restModel;    // per file node, in file axes
 };
 
-Result<Plan> planModel(const Model& model, const std::string& name);
+// The plan for a file at `path`: its root is named after the file (lower case, at most 31
+// characters; "model" when that leaves nothing).
+Result<Plan> planModel(const Model& model, const std::filesystem::path& path);
 
 // A mesh piece sits on its mesh's node when that node holds no other piece; a node's second and
 // later pieces (several materials, or more vertices or bones than one mesh node holds) become its

@@ -120,20 +120,22 @@ glm::vec3 turnNormal(const glm::mat4& space, glm::vec3 normal) {
     return glm::length(n) > 0.0f ? glm::normalize(n) : n;
 }
 
-Result<Plan> planModel(const Model& model, const std::string& name) {
+Result<Plan> planModel(const Model& model, const std::filesystem::path& path) {
+    const std::string name = lower(path.stem().string()).substr(0, kMaxName);
     Plan plan;
     plan.change = toNwnAxes(model.axes);
-    plan.name = name;
+    plan.name = name.empty() ? "model" : name;
     const AxisChange& c = plan.change;
     Draft d;
     PlannedNode root;
-    root.name = name;
+    root.name = plan.name;
     d.nodes.push_back(root);
     for (size_t n = 0; n < model.nodes.size(); ++n) {
         const Node& src = model.nodes[n];
         glm::vec3 s = src.scale;
         if (std::abs(s.x - s.y) > 1e-5f * std::abs(s.x) || std::abs(s.x - s.z) > 1e-5f * std::abs(s.x))
-            return Error{"nwn: node '" + src.name + "' has a non-uniform rest scale, which the format cannot hold"};
+            return Error{path.string() + ": nwn: node '" + src.name +
+                         "' has a non-uniform rest scale, which the format cannot hold"};
         PlannedNode p;
         p.name = src.name;
         p.parent = src.parent < 0 ? 0 : src.parent + 1;
@@ -169,7 +171,7 @@ Result<Plan> planModel(const Model& model, const std::string& name) {
             p.piece = int32_t(id);
             d.nodes.push_back(p);
         }
-    if (Status st = checkNames(d.nodes); !st) return st.error();
+    if (Status st = checkNames(d.nodes); !st) return Error{path.string() + ": " + st.error().message};
     for (size_t i = 1; i < d.nodes.size(); ++i) d.nodes[size_t(d.nodes[i].parent)].children.push_back(uint32_t(i));
 
     // Pre-order: the order the skin's bone table counts nodes in.

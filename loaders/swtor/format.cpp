@@ -18,7 +18,7 @@ const Format& swtorFormat() {
         "swtor",
         "Star Wars: The Old Republic GAWB .gr2 (version 4): meshes, and skeletons given with --skeleton",
         detect,
-        swtor::load,
+        swtor::readModel,
         nullptr, // the spec defines no SWTOR animation format; clips of other formats bind by name
         swtor::write,
         ".gr2",

@@ -114,8 +114,8 @@ inline float halfToFloat(uint16_t h) {
 // A mesh file (with options.skeleton, whose bones it binds to) or a skeleton file alone:
 // skeleton bones become the nodes, each skinned mesh gets a skin over its own bone list
 // (matched to the skeleton by name), attachments become socket nodes.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 
 // ---- Meshes (decode_mesh.cpp, decode_vertices.cpp) ----
 
