@@ -20,6 +20,10 @@ namespace horde::emi {
 // The files carry no magic: the extension, in lower case, tells the three apart.
 std::string extension(const std::filesystem::path& path);
 
+// Y up, left-handed, counter-clockwise fronts in the file, a metre a unit (docs/formats/emi.md,
+// "Handedness and winding"): the reader gives models these axes and the writer converts into them.
+Axes fileAxes();
+
 // EMI's string: a uint32 length that counts the terminating NUL, then the bytes.
 std::string readString(Reader& r, std::string_view field);
 

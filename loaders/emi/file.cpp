@@ -10,6 +10,14 @@ std::string extension(const std::filesystem::path& path) {
     return ext;
 }
 
+Axes fileAxes() {
+    Axes axes;
+    axes.up = Axes::Up::Y;
+    axes.leftHanded = true;
+    axes.clockwiseFrontFaces = false;
+    return axes;
+}
+
 std::string readString(Reader& r, std::string_view field) {
     uint32_t length = r.u32(field);
     if (!r.fits(length, 1, field)) return {};

@@ -8,9 +8,7 @@ namespace {
 Model emptyModel() {
     Model model;
     model.format = "emi";
-    model.axes.up = Axes::Up::Y;
-    model.axes.leftHanded = true;
-    model.axes.clockwiseFrontFaces = false; // see docs/formats/emi.md, "Handedness and winding"
+    model.axes = fileAxes();
     return model;
 }
 } // namespace

@@ -167,6 +167,7 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     if (!gltf) return gltf.error();
     Model model;
     model.format = "gltf";
+    model.axes = fileAxes();
     Result<std::vector<int32_t>> hordeOf = nodeOrder(*gltf, model);
     if (!hordeOf) return inFile(path, hordeOf.error());
     if (Status st = decodeSkins(*gltf, *hordeOf, model); !st) return inFile(path, st.error());

@@ -100,6 +100,13 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+Axes fileAxes() {
+    Axes axes;
+    axes.up = Axes::Up::Z;
+    axes.metresPerUnit = 1.0f;
+    return axes;
+}
+
 std::string hex(uint32_t value) {
     char text[16];
     std::snprintf(text, sizeof text, "0x%X", value);

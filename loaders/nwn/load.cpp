@@ -67,8 +67,7 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     if (!file.open() || !readModelHeader(file, header) || !walkTree(file, header.root, raw)) return file.error();
     Model model;
     model.format = "nwn";
-    model.axes.up = Axes::Up::Z;
-    model.axes.metresPerUnit = 1.0f;
+    model.axes = fileAxes();
     if (!buildNodes(file, raw, model)) return file.error();
     const std::vector<glm::mat4> restModel = restTransforms(model);
     for (uint32_t n = 0; n < raw.size(); ++n) {

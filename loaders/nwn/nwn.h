@@ -137,6 +137,10 @@ bool readModelHeader(File& file, ModelHeader& header);
 
 std::string lower(std::string_view s);
 
+// Z up, right-handed, counter-clockwise fronts, a metre a unit (both encodings): the readers give
+// models these axes and the writers convert into them.
+Axes fileAxes();
+
 // The material a mesh node names by its bitmap: the texture of that name (the game opens .dds,
 // else .tga), the node's diffuse colour as base colour, its alpha (below 1: blended). The first
 // node naming a bitmap decides its colours (docs/formats/nwn.md).

@@ -12,8 +12,7 @@
 namespace horde::nwn {
 
 AxisChange toNwnAxes(const Axes& source) {
-    Axes file;
-    file.up = Axes::Up::Z;
+    const Axes file = fileAxes();
     AxisChange c;
     c.axes = glm::inverse(glm::mat3(axesToWorld(file))) * glm::mat3(axesToWorld(source));
     c.units = source.metresPerUnit / file.metresPerUnit;

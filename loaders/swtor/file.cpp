@@ -23,6 +23,15 @@ uint32_t u32At(std::span<const std::byte> bytes, size_t at) {
 }
 } // namespace
 
+Axes fileAxes() {
+    Axes axes;
+    axes.up = Axes::Up::Y;
+    axes.leftHanded = false;
+    axes.clockwiseFrontFaces = false;
+    axes.metresPerUnit = 0.1f;
+    return axes;
+}
+
 uint32_t vertexSizeFor(uint16_t mask) {
     uint32_t size = (mask & kPosition) ? 12u : 0u;
     if (mask & kSkin) size += 8;

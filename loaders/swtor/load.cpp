@@ -10,15 +10,6 @@
 
 namespace horde::swtor {
 
-Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = false;
-    axes.clockwiseFrontFaces = false;
-    axes.metresPerUnit = 0.1f;
-    return axes;
-}
-
 namespace {
 struct SkeletonParts {
     std::vector<Bone> bones;

@@ -90,6 +90,11 @@ std::string readName(Reader& r, std::string_view field, Budget& copies);
 // does the same: the file's rows are glm's columns, so the floats load in order.
 glm::mat4 readMatrix(Reader& r, std::string_view field);
 
+// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
+// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
+// The reader gives models these axes and the writer converts into them.
+Axes fileAxes();
+
 // Normal and tangent components are bytes: (b - 127) / 127. The writer's rounding to them.
 uint8_t packUnit(float v);
 
@@ -176,10 +181,6 @@ struct Attachment {
 // Check r.ok() after each.
 std::vector<Bone> readBones(Reader& r, const Header& h);
 std::vector<Attachment> readAttachments(Reader& r, const Header& h);
-
-// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
-// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
-Axes fileAxes();
 
 // ---- The writer (write.cpp, write_file.cpp) ----
 
