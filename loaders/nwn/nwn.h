@@ -145,6 +145,22 @@ Axes fileAxes();
 // else .tga), the node's diffuse colour as base colour, its alpha (below 1: blended). The first
 // node naming a bitmap decides its colours (docs/formats/nwn.md).
 void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha);
+// A mesh node's mesh, with storage for `layout` (16-bit indices where its vertex count allows),
+// and where the node's vertices go (both encodings): a skin's are given in the skin node's space,
+// and horde keeps skinned vertices in model space.
+struct NodeMesh {
+    Mesh mesh;
+    glm::mat4 place{1.0f}; // the node's vertex space -> the mesh's
+    glm::mat3 turn{1.0f};  // the same for normals
+
+    glm::vec3 position(glm::vec3 p) const { return glm::vec3(place * glm::vec4(p, 1.0f)); }
+    glm::vec3 normal(glm::vec3 n) const {
+        glm::vec3 m = turn * n;
+        return glm::length(m) > 0.0f ? glm::normalize(m) : m;
+    }
+};
+NodeMesh startMesh(const std::string& node, uint32_t index, MeshLayout layout,
+                   const std::vector<glm::mat4>& restModel, MeshAllocator& allocator);
 // What the writers put in a mesh node for its material: the base colour as diffuse (white
 // when the model holds no material of that name).
 glm::vec4 materialColour(const Model& model, const std::string& material);
