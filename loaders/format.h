@@ -1,8 +1,8 @@
 #pragma once
 // What one file format implements (loaders/<id>/format.cpp) and what every format shares: the
-// options of a load, the cap on the storage a decode may ask for, what a writer reports, and the
-// finish step every decoded model goes through. Includes no format; the front door that picks
-// one, loader.h, does.
+// options of a load, the cap on the storage a decode may ask for, what a writer reports, the
+// kinds of file a folder holds, and the finish step every decoded model goes through. Includes
+// no format; the front door that picks one, loader.h, does.
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -42,6 +42,22 @@ struct Companions {
     std::vector<std::filesystem::path> anims;
 };
 
+// What a file of a folder is (survey.h). model: draws on its own (Grimrock .model, NWN .mdl,
+// glTF). mesh: geometry whose skeleton is another file (EMI .meshb, SWTOR mesh .gr2). skeleton:
+// EMI .sklb, SWTOR skeleton .gr2. animation: Grimrock .animation, EMI .animb. texture: .dds .tga
+// .png .jpg (counted; read by the materials work). other: anything else (scripts, sounds, glTF's
+// .bin), skipped.
+enum class FileKind { Model, Mesh, Skeleton, Animation, Texture, Other };
+
+// An extension a format's files carry (lower case, with the dot) and the kind of file it names
+// before the file is read.
+struct FileExtension {
+    std::string_view extension;
+    FileKind kind;
+};
+
+struct FileSurvey; // survey.h
+
 // A format's entry. `detect` looks at the bytes (and name). `readModel` decodes a model, reading
 // options.skeleton itself where the format keeps skeletons apart. `readClips` (may be null)
 // decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
@@ -61,6 +77,14 @@ struct Format {
     // Extensions the game's engine opens in place of the one a texture name carries, in the order
     // it tries them (texture/texture.h findTextureFile).
     std::span<const std::string_view> textureSubstitutes{};
+    // Every extension the format's files carry: a file with one of them that no format detects is
+    // a broken file of this format, not someone else's (survey.h).
+    std::span<const FileExtension> extensions{};
+    // The kind of a file `detect` accepted and the names it points at, read without decoding the
+    // file, with the decoder's checks on what it reads (<id>/survey.cpp). Null: a model that
+    // points at nothing.
+    Result<FileSurvey> (*survey)(const std::filesystem::path& path,
+                                 std::span<const std::byte> bytes) = nullptr;
 };
 
 // Every format's last step, after its decode and the clips bound to it: binds weightless

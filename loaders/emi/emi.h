@@ -3,8 +3,9 @@
 // LoadOptions::skeleton, and .animb clips bound by bone name. Layout and decisions:
 // docs/formats/emi.md. The folder's one internal header, in reading order: strings and names
 // (file.cpp), which file is which (load.cpp), the skeleton (decode_skeleton.cpp), the mesh
-// (decode_mesh.cpp) and its bone weights (decode_bone_infos.cpp), the clips (decode_anim.cpp)
-// and the writer (write.cpp). The entry is format.cpp.
+// (decode_mesh.cpp) and its bone weights (decode_bone_infos.cpp), the clips (decode_anim.cpp),
+// what a file is without decoding it (survey.cpp) and the writer (write.cpp). The entry is
+// format.cpp.
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -75,6 +76,11 @@ bool decodeBoneInfos(Reader& r, std::span<const std::byte> infos, size_t infosAt
 
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
+
+// ---- The survey (survey.cpp) ----
+
+// A mesh, a skeleton, or an animation naming the bones it keys, by extension (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp) ----
 

@@ -20,14 +20,22 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
     uint32_t joints = r.u32("");
     return r.ok() && joints > 0 && r.fits(joints, 92, "");
 }
+
+constexpr FileExtension kExtensions[] = {
+    {".meshb", FileKind::Mesh}, {".sklb", FileKind::Skeleton}, {".animb", FileKind::Animation}};
 } // namespace
 
 const Format& emiFormat() {
     static const Format format{
-        "emi",          "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
-        detect,         emi::readModel,
-        emi::readClips, emi::write,
-        ".meshb"};
+        .id = "emi",
+        .description = "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
+        .detect = detect,
+        .readModel = emi::readModel,
+        .readClips = emi::readClips,
+        .write = emi::write,
+        .extension = ".meshb",
+        .extensions = kExtensions,
+        .survey = emi::survey};
     return format;
 }
 

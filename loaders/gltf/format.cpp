@@ -17,11 +17,19 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
                    [](unsigned char c) { return char(std::tolower(c)); });
     return ext == ".gltf" || ext == ".glb";
 }
+
+constexpr FileExtension kExtensions[] = {{".glb", FileKind::Model}, {".gltf", FileKind::Model}};
 } // namespace
 
 const Format& gltfFormat() {
-    static const Format format{
-        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::readModel, gltf::readClips, gltf::write, ".glb"};
+    static const Format format{.id = "gltf",
+                               .description = "glTF 2.0 (.glb, .gltf)",
+                               .detect = detect,
+                               .readModel = gltf::readModel,
+                               .readClips = gltf::readClips,
+                               .write = gltf::write,
+                               .extension = ".glb",
+                               .extensions = kExtensions};
     return format;
 }
 

@@ -12,17 +12,20 @@ bool detect(const std::filesystem::path&, std::span<const std::byte> bytes) {
 
 // The game converts its .tga textures to .dds when a mod is exported and opens the .dds.
 constexpr std::string_view kTextureSubstitutes[] = {".dds"};
+constexpr FileExtension kExtensions[] = {{".model", FileKind::Model}, {".animation", FileKind::Animation}};
 } // namespace
 
 const Format& grimrockFormat() {
-    static const Format format{"grimrock",
-                               "Legend of Grimrock MDL1 model / ANIM animation",
-                               detect,
-                               grimrock::readModel,
-                               grimrock::readClips,
-                               grimrock::write,
-                               ".model",
-                               kTextureSubstitutes};
+    static const Format format{.id = "grimrock",
+                               .description = "Legend of Grimrock MDL1 model / ANIM animation",
+                               .detect = detect,
+                               .readModel = grimrock::readModel,
+                               .readClips = grimrock::readClips,
+                               .write = grimrock::write,
+                               .extension = ".model",
+                               .textureSubstitutes = kTextureSubstitutes,
+                               .extensions = kExtensions,
+                               .survey = grimrock::survey};
     return format;
 }
 

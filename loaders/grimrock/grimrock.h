@@ -2,8 +2,9 @@
 // Legend of Grimrock: MDL1 models (node tree, mesh entities, lights) and ANIM animation files,
 // which bind to a model's nodes by name. The folder's one internal header, in reading order:
 // the file's basic types and axes (file.cpp, file_axes.cpp), the model (load.cpp) and its mesh
-// entities (decode_mesh_scan.cpp, decode_mesh.cpp), animations (decode_anim.cpp), and the
-// writer (write.cpp, write_anim.cpp). The entry is format.cpp.
+// entities (decode_mesh_scan.cpp, decode_mesh.cpp), animations (decode_anim.cpp), what a file
+// is without decoding it (survey.cpp), and the writer (write.cpp, write_anim.cpp). The entry is
+// format.cpp.
 #include <array>
 #include <filesystem>
 #include <span>
@@ -124,6 +125,11 @@ bool decodeMesh(Reader& r, const MeshScan& scan, uint32_t node, Model& model, Me
 // Decodes an ANIM file into one clip bound to `target`'s nodes by name.
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
+
+// ---- The survey (survey.cpp) ----
+
+// A model, or an animation naming the nodes it keys (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp, write_anim.cpp) ----
 

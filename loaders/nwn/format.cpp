@@ -28,26 +28,39 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
 bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     return nwn::lower(path.extension().string()) == ".mdl" && nwn::isAscii(bytes);
 }
-} // namespace
 
 // Bitmap names carry no extension; the game opens the .dds before the .tga of a name (rollnw's
 // texture lookup order).
 constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
+constexpr FileExtension kExtensions[] = {{".mdl", FileKind::Model}};
+} // namespace
 
 const Format& nwnFormat() {
-    static const Format format{
-        "nwn",          "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
-        detect,         nwn::readModel,
-        nwn::readClips, nwn::write,
-        ".mdl",         kTextureSubstitutes};
+    static const Format format{.id = "nwn",
+                               .description =
+                                   "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
+                               .detect = detect,
+                               .readModel = nwn::readModel,
+                               .readClips = nwn::readClips,
+                               .write = nwn::write,
+                               .extension = ".mdl",
+                               .textureSubstitutes = kTextureSubstitutes,
+                               .extensions = kExtensions,
+                               .survey = nwn::survey};
     return format;
 }
 
 const Format& nwnAsciiFormat() {
-    static const Format format{"nwn-ascii",    "Neverwinter Nights ASCII MDL (the same content as text)",
-                               detectAscii,    nwn::readModel,
-                               nwn::readClips, nwn::writeAscii,
-                               ".mdl",         kTextureSubstitutes};
+    static const Format format{.id = "nwn-ascii",
+                               .description = "Neverwinter Nights ASCII MDL (the same content as text)",
+                               .detect = detectAscii,
+                               .readModel = nwn::readModel,
+                               .readClips = nwn::readClips,
+                               .write = nwn::writeAscii,
+                               .extension = ".mdl",
+                               .textureSubstitutes = kTextureSubstitutes,
+                               .extensions = kExtensions,
+                               .survey = nwn::survey};
     return format;
 }
 

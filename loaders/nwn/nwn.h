@@ -4,8 +4,8 @@
 // (binary) and ASCII text. The folder's one internal header, in reading order: the binary
 // container (file.cpp), the load (load.cpp, load_supermodel.cpp), the decoders of the node tree,
 // controllers, meshes and animations (decode_*.cpp), the ASCII text (text.cpp) and its decoders
-// (decode_ascii*.cpp), and the writers (write.cpp with its plan write_plan.cpp, write_ascii.cpp).
-// The entries are format.cpp.
+// (decode_ascii*.cpp), what a file is without decoding it (survey.cpp), and the writers
+// (write.cpp with its plan write_plan.cpp, write_ascii.cpp). The entries are format.cpp.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -428,6 +428,11 @@ std::string describeClip(const std::string& name, float length, float transition
 // The clips and header of an MDL in either encoding (load.cpp; supermodels).
 bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> bytes, float positionScale,
                  Model& target, ModelHeader& header, std::vector<Clip>& clips, Error& error);
+
+// ---- The survey (survey.cpp) ----
+
+// A model naming its supermodel, in either encoding (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp, write_plan.cpp) ----
 

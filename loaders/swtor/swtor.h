@@ -3,8 +3,9 @@
 // mesh file plus a skeleton file (type 2) given as LoadOptions::skeleton. SWTOR animation files
 // are not read; a model plays clips of any format whose joint names match its bones. The
 // folder's one internal header, in reading order: the GAWB container (file.cpp), the load
-// (load.cpp), the decoders of meshes, their vertices and skeletons (decode_*.cpp), and the
-// writer (write.cpp) with its encoder (write_file.cpp). The entry is format.cpp.
+// (load.cpp), the decoders of meshes, their vertices and skeletons (decode_*.cpp), what a file
+// is without decoding it (survey.cpp), and the writer (write.cpp) with its encoder
+// (write_file.cpp). The entry is format.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -181,6 +182,11 @@ struct Attachment {
 // Check r.ok() after each.
 std::vector<Bone> readBones(Reader& r, const Header& h);
 std::vector<Attachment> readAttachments(Reader& r, const Header& h);
+
+// ---- The survey (survey.cpp) ----
+
+// A mesh or a skeleton, by its header's type (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp, write_file.cpp) ----
 
