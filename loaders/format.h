@@ -58,6 +58,23 @@ struct FileExtension {
 
 struct FileSurvey; // survey.h
 
+// What the pairing of an asset folder (app/folders) asks of a format: the rules themselves are
+// the same for every format (docs/formats/<id>.md, "Folders", says which apply to which).
+struct FolderRule {
+    // Files pair only within a family: formats whose files mix (NWN's two encodings share
+    // supermodels) name one family.
+    const char* family = "";
+    const char* name = ""; // how notes name the family's files: "no Grimrock model ..."
+    // Where the names an animation keys must all be found: among the nodes of a model of the
+    // family (each such model plays it), or among those of the skeleton paired with a mesh.
+    enum class Animations { None, ModelNodes, SkeletonNodes } animations = Animations::None;
+    bool ignoreCase = false;  // those names match ignoring case
+    bool supermodels = false; // a model's survey names its supermodel, a model file of that stem
+    // The skeleton file the format's writer puts beside mesh file `mesh`: a mesh that needs a
+    // skeleton takes the one of that name (ignoring case) first, when it fits. Null: no such name.
+    std::filesystem::path (*skeletonFor)(const std::filesystem::path& mesh) = nullptr;
+};
+
 // A format's entry. `detect` looks at the bytes (and name). `readModel` decodes a model, reading
 // options.skeleton itself where the format keeps skeletons apart. `readClips` (may be null)
 // decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
@@ -85,6 +102,7 @@ struct Format {
     // points at nothing.
     Result<FileSurvey> (*survey)(const std::filesystem::path& path,
                                  std::span<const std::byte> bytes) = nullptr;
+    FolderRule folders{};
 };
 
 // Every format's last step, after its decode and the clips bound to it: binds weightless

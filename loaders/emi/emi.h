@@ -84,7 +84,11 @@ Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std
 
 // ---- The writer (write.cpp) ----
 
-// Writes the mesh, its skeleton (.sklb) and its clips (.animb) beside it, and reports the two.
+// Writes the mesh, its skeleton (skeletonPathFor) and its clips (.animb) beside it, and reports
+// the two.
 Result<Companions> write(const Model& model, const std::filesystem::path& path);
+
+// mk.meshb -> mk.sklb in the same folder.
+std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath);
 
 } // namespace horde::emi

@@ -35,7 +35,12 @@ const Format& emiFormat() {
         .write = emi::write,
         .extension = ".meshb",
         .extensions = kExtensions,
-        .survey = emi::survey};
+        .survey = emi::survey,
+        .folders = {.family = "emi",
+                    .name = "EMI",
+                    .animations = FolderRule::Animations::SkeletonNodes,
+                    .ignoreCase = true, // EMI looks bones up ignoring case
+                    .skeletonFor = emi::skeletonPathFor}};
     return format;
 }
 

@@ -255,6 +255,10 @@ std::string fileSafe(const std::string& name) {
 
 } // namespace
 
+std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath) {
+    return std::filesystem::path(meshPath).replace_extension(".sklb");
+}
+
 Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     if (Status st = checkNodes(model, path); !st) return st.error();
     const Frame frame(model.axes);
@@ -263,7 +267,7 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
     std::vector<std::pair<std::filesystem::path, Out>> files;
     files.emplace_back(path, std::move(*mesh));
     Companions written;
-    written.skeleton = std::filesystem::path(path).replace_extension(".sklb");
+    written.skeleton = skeletonPathFor(path);
     files.emplace_back(written.skeleton, skeletonFile(model, frame));
     uint32_t droppedScale = 0;
     for (const Clip& clip : model.clips) {

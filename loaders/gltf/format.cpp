@@ -29,7 +29,8 @@ const Format& gltfFormat() {
                                .readClips = gltf::readClips,
                                .write = gltf::write,
                                .extension = ".glb",
-                               .extensions = kExtensions};
+                               .extensions = kExtensions,
+                               .folders = {.family = "gltf", .name = "glTF"}};
     return format;
 }
 

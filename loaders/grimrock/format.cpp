@@ -25,7 +25,10 @@ const Format& grimrockFormat() {
                                .extension = ".model",
                                .textureSubstitutes = kTextureSubstitutes,
                                .extensions = kExtensions,
-                               .survey = grimrock::survey};
+                               .survey = grimrock::survey,
+                               .folders = {.family = "grimrock",
+                                           .name = "Grimrock",
+                                           .animations = FolderRule::Animations::ModelNodes}};
     return format;
 }
 

@@ -33,6 +33,8 @@ bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> b
 // texture lookup order).
 constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
 constexpr FileExtension kExtensions[] = {{".mdl", FileKind::Model}};
+// One family: a chain of supermodels may mix the encodings.
+constexpr FolderRule kFolderRule{.family = "nwn", .name = "NWN", .supermodels = true};
 } // namespace
 
 const Format& nwnFormat() {
@@ -46,7 +48,8 @@ const Format& nwnFormat() {
                                .extension = ".mdl",
                                .textureSubstitutes = kTextureSubstitutes,
                                .extensions = kExtensions,
-                               .survey = nwn::survey};
+                               .survey = nwn::survey,
+                               .folders = kFolderRule};
     return format;
 }
 
@@ -60,7 +63,8 @@ const Format& nwnAsciiFormat() {
                                .extension = ".mdl",
                                .textureSubstitutes = kTextureSubstitutes,
                                .extensions = kExtensions,
-                               .survey = nwn::survey};
+                               .survey = nwn::survey,
+                               .folders = kFolderRule};
     return format;
 }
 

@@ -28,7 +28,8 @@ const Format& swtorFormat() {
         .write = swtor::write,
         .extension = ".gr2",
         .extensions = kExtensions,
-        .survey = swtor::survey};
+        .survey = swtor::survey,
+        .folders = {.family = "swtor", .name = "SWTOR", .skeletonFor = swtor::skeletonPathFor}};
     return format;
 }
 
