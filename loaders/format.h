@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -75,6 +76,20 @@ struct FolderRule {
     std::filesystem::path (*skeletonFor)(const std::filesystem::path& mesh) = nullptr;
 };
 
+// What a model read from a format's file holds that its source did not, recognised exactly: the
+// nodes the format's writer or reader adds (docs/formats/<id>.md). `horde validate` reports them
+// as a mapping, not as differences.
+struct AddedNodes {
+    std::vector<bool> added;      // per node of the read model: one the format added
+    int32_t root = -1;            // an added root above the source's roots; -1 when there is none
+    std::vector<uint32_t> pieces; // added nodes holding further pieces of their parent node's mesh
+    // The format cuts meshes into pieces, each skin listing only the bones its piece weighs:
+    // validate joins them back into the source's meshes (even a lone skinned piece, whose joints
+    // it numbers as the source's mesh does).
+    bool joinPieces = false;
+    std::string note; // the mapping in words, for the hierarchy check; empty when nothing was added
+};
+
 // A format's entry. `detect` looks at the bytes (and name). `readModel` decodes a model, reading
 // options.skeleton itself where the format keeps skeletons apart. `readClips` (may be null)
 // decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
@@ -103,6 +118,9 @@ struct Format {
     Result<FileSurvey> (*survey)(const std::filesystem::path& path,
                                  std::span<const std::byte> bytes) = nullptr;
     FolderRule folders{};
+    // What a model read from the format holds beyond `source`, the model it was written from.
+    // Null: nothing.
+    AddedNodes (*addedNodes)(const Model& source, const Model& read) = nullptr;
 };
 
 // Every format's last step, after its decode and the clips bound to it: binds weightless

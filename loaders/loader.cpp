@@ -20,6 +20,14 @@ const Format* findFormat(std::string_view id) {
     return nullptr;
 }
 
+AddedNodes addedNodes(const Model& source, const Model& read) {
+    const Format* format = findFormat(read.format);
+    if (format && format->addedNodes) return format->addedNodes(source, read);
+    AddedNodes none;
+    none.added.assign(read.nodes.size(), false);
+    return none;
+}
+
 namespace {
 const Format* detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     for (const Format* format : formats())

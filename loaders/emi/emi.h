@@ -61,6 +61,10 @@ Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte
 Status readMesh(const std::filesystem::path& path, std::span<const std::byte> bytes, bool skinned,
                 MeshAllocator& allocator, Model& model);
 
+// The mesh's own identity root, named after it, when the source has no node of its name and it
+// holds nothing else (Format::addedNodes): readMesh adds it, as the format has no node for a mesh.
+AddedNodes addedNodes(const Model& source, const Model& read);
+
 // What the bone infos held that the four-influence streams cannot, for the model's warnings.
 struct InfluenceReport {
     uint32_t reduced = 0;    // vertices that lost influences to the four strongest

@@ -40,7 +40,8 @@ const Format& emiFormat() {
                     .name = "EMI",
                     .animations = FolderRule::Animations::SkeletonNodes,
                     .ignoreCase = true, // EMI looks bones up ignoring case
-                    .skeletonFor = emi::skeletonPathFor}};
+                    .skeletonFor = emi::skeletonPathFor},
+        .addedNodes = emi::addedNodes};
     return format;
 }
 

@@ -49,7 +49,8 @@ const Format& nwnFormat() {
                                .textureSubstitutes = kTextureSubstitutes,
                                .extensions = kExtensions,
                                .survey = nwn::survey,
-                               .folders = kFolderRule};
+                               .folders = kFolderRule,
+                               .addedNodes = nwn::addedNodes};
     return format;
 }
 
@@ -64,7 +65,8 @@ const Format& nwnAsciiFormat() {
                                .textureSubstitutes = kTextureSubstitutes,
                                .extensions = kExtensions,
                                .survey = nwn::survey,
-                               .folders = kFolderRule};
+                               .folders = kFolderRule,
+                               .addedNodes = nwn::addedNodes};
     return format;
 }
 

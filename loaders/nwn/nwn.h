@@ -533,6 +533,10 @@ Result<Plan> planModel(const Model& model, const std::filesystem::path& path);
 // children named "<node cut to 26 characters>_<k>", k from 1 (docs/formats/nwn.md; validate
 // recognises exactly this).
 std::string pieceNodeName(const std::string& node, size_t k);
+// What the writers added that a model read back from their file shows (Format::addedNodes): the
+// root named after the file, when the read model has one root and the source has no node of its
+// name, and piece nodes: childless, at rest, named by pieceNodeName after a parent the source has.
+AddedNodes addedNodes(const Model& source, const Model& read);
 // Source mesh space -> the space of the piece's file node (in file axes): static vertices are in
 // their node's space already; skinned ones (model space) move into the node's space, as the
 // format stores skin vertices.
