@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "folder_scan.h"
-#include "model_input.h"
 
 namespace horde {
 
@@ -24,8 +23,5 @@ struct FilePairs {
 // One entry per file of `folder`. Loads what a rule needs (node names, trial skeletons) on
 // `jobs` threads.
 std::vector<FilePairs> pairFolder(const Folder& folder, unsigned jobs);
-
-// The load of model `index` with its pairs: skeleton, animations, supermodel folders.
-ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index);
 
 } // namespace horde

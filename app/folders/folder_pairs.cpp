@@ -6,8 +6,8 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "jobs.h"
 #include "loader.h"
+#include "thread_pool.h"
 
 namespace horde {
 
@@ -245,23 +245,6 @@ std::vector<FilePairs> pairFolder(const Folder& folder, unsigned jobs) {
             out[i].users.empty())
             out[i].notes.push_back("no mesh in the folder pairs with it");
     return out;
-}
-
-ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index) {
-    const FolderFile& f = folder.files[index];
-    const FilePairs& p = pairs[index];
-    ModelInput input;
-    input.model = f.path.string();
-    if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
-    for (size_t a : p.anims)
-        input.anims.push_back(folder.files[a].path.string());
-    for (size_t s : p.supermodels) {
-        std::string dir = folder.files[s].path.parent_path().string();
-        if (folder.files[s].path.parent_path() != f.path.parent_path() &&
-            std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
-            input.searchPaths.push_back(dir);
-    }
-    return input;
 }
 
 } // namespace horde

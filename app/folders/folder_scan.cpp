@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/file.h"
-#include "jobs.h"
+#include "thread_pool.h"
 
 namespace horde {
 
