@@ -79,14 +79,18 @@ bool keysAll(const std::vector<std::string>& keyed, const Names& nodes, bool ign
                        [&](const std::string& n) { return nodes.count(ignoreCase ? lower(n) : n) > 0; });
 }
 
+// The rule of an animation file whose family pairs animations by `by`; null for any other file.
+const FolderRule* animationRule(const FolderFile& f, FolderRule::Animations by) {
+    const FolderRule* rule = ruleOf(f);
+    return rule && f.survey.kind == FileKind::Animation && rule->animations == by ? rule : nullptr;
+}
+
 // An animation goes with every model of its family that has each node it keys.
 void pairAnimationsWithModels(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     for (size_t a = 0; a < files.size(); ++a) {
-        const FolderRule* rule = ruleOf(files[a]);
-        if (!rule || files[a].survey.kind != FileKind::Animation ||
-            rule->animations != FolderRule::Animations::ModelNodes)
-            continue;
+        const FolderRule* rule = animationRule(files[a], FolderRule::Animations::ModelNodes);
+        if (!rule) continue;
         const std::vector<std::string>& keyed = files[a].survey.names;
         if (keyed.empty()) {
             out[a].notes.push_back("keys no node, so no model can play it");
@@ -209,10 +213,8 @@ void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, st
 void pairAnimationsWithSkeletons(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     for (size_t a = 0; a < files.size(); ++a) {
-        const FolderRule* rule = ruleOf(files[a]);
-        if (!rule || files[a].survey.kind != FileKind::Animation ||
-            rule->animations != FolderRule::Animations::SkeletonNodes)
-            continue;
+        const FolderRule* rule = animationRule(files[a], FolderRule::Animations::SkeletonNodes);
+        if (!rule) continue;
         const std::vector<std::string>& keyed = files[a].survey.names;
         bool fitsSkeleton = false;
         for (size_t m = 0; m < files.size(); ++m) {

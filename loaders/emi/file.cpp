@@ -11,11 +11,7 @@ std::string extension(const std::filesystem::path& path) {
 }
 
 Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = true;
-    axes.clockwiseFrontFaces = false;
-    return axes;
+    return Axes{.up = Axes::Up::Y, .leftHanded = true, .clockwiseFrontFaces = false};
 }
 
 std::string readString(Reader& r, std::string_view field) {

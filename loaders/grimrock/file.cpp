@@ -8,11 +8,7 @@
 namespace horde::grimrock {
 
 Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = true;
-    axes.clockwiseFrontFaces = true;
-    return axes;
+    return Axes{.up = Axes::Up::Y, .leftHanded = true, .clockwiseFrontFaces = true};
 }
 
 bool hasMagic(std::span<const std::byte> bytes, const char* magic) {

@@ -101,10 +101,7 @@ std::string lower(std::string_view s) {
 }
 
 Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Z;
-    axes.metresPerUnit = 1.0f;
-    return axes;
+    return Axes{.up = Axes::Up::Z, .leftHanded = false, .clockwiseFrontFaces = false, .metresPerUnit = 1.0f};
 }
 
 std::string hex(uint32_t value) {

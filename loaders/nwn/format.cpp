@@ -35,38 +35,35 @@ constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
 constexpr FileExtension kExtensions[] = {{".mdl", FileKind::Model}};
 // One family: a chain of supermodels may mix the encodings.
 constexpr FolderRule kFolderRule{.family = "nwn", .name = "NWN", .supermodels = true};
+
+// The two entries differ in what they detect and write; either reads, surveys, pairs and maps
+// both encodings.
+Format entry(const char* id, const char* description, decltype(Format::detect) detects,
+             decltype(Format::write) writes) {
+    return Format{.id = id,
+                  .description = description,
+                  .detect = detects,
+                  .readModel = nwn::readModel,
+                  .readClips = nwn::readClips,
+                  .write = writes,
+                  .extension = ".mdl",
+                  .textureSubstitutes = kTextureSubstitutes,
+                  .extensions = kExtensions,
+                  .survey = nwn::survey,
+                  .folders = kFolderRule,
+                  .addedNodes = nwn::addedNodes};
+}
 } // namespace
 
 const Format& nwnFormat() {
-    static const Format format{.id = "nwn",
-                               .description =
-                                   "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
-                               .detect = detect,
-                               .readModel = nwn::readModel,
-                               .readClips = nwn::readClips,
-                               .write = nwn::write,
-                               .extension = ".mdl",
-                               .textureSubstitutes = kTextureSubstitutes,
-                               .extensions = kExtensions,
-                               .survey = nwn::survey,
-                               .folders = kFolderRule,
-                               .addedNodes = nwn::addedNodes};
+    static const Format format = entry(
+        "nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)", detect, nwn::write);
     return format;
 }
 
 const Format& nwnAsciiFormat() {
-    static const Format format{.id = "nwn-ascii",
-                               .description = "Neverwinter Nights ASCII MDL (the same content as text)",
-                               .detect = detectAscii,
-                               .readModel = nwn::readModel,
-                               .readClips = nwn::readClips,
-                               .write = nwn::writeAscii,
-                               .extension = ".mdl",
-                               .textureSubstitutes = kTextureSubstitutes,
-                               .extensions = kExtensions,
-                               .survey = nwn::survey,
-                               .folders = kFolderRule,
-                               .addedNodes = nwn::addedNodes};
+    static const Format format = entry("nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)",
+                                       detectAscii, nwn::writeAscii);
     return format;
 }
 

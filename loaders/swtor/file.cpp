@@ -24,12 +24,7 @@ uint32_t u32At(std::span<const std::byte> bytes, size_t at) {
 } // namespace
 
 Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = false;
-    axes.clockwiseFrontFaces = false;
-    axes.metresPerUnit = 0.1f;
-    return axes;
+    return Axes{.up = Axes::Up::Y, .leftHanded = false, .clockwiseFrontFaces = false, .metresPerUnit = 0.1f};
 }
 
 uint32_t vertexSizeFor(uint16_t mask) {
