@@ -95,7 +95,7 @@ struct AddedNodes {
 // decodes an animation file and binds it to `target`'s nodes by name. `write` (may be null)
 // writes a model in the format; formats of several files derive their names from `path` and
 // report them. Each folder names its functions the same: <id>::readModel, <id>::readClips,
-// <id>::write.
+// <id>::write, <id>::survey.
 struct Format {
     const char* id;
     const char* description;
@@ -117,7 +117,7 @@ struct Format {
     // points at nothing.
     Result<FileSurvey> (*survey)(const std::filesystem::path& path,
                                  std::span<const std::byte> bytes) = nullptr;
-    FolderRule folders{};
+    FolderRule folders{}; // how its files pair in an asset folder
     // What a model read from the format holds beyond `source`, the model it was written from.
     // Null: nothing.
     AddedNodes (*addedNodes)(const Model& source, const Model& read) = nullptr;
