@@ -15,7 +15,7 @@
 #include "render/headless.h"
 #include "crowd/view.h"
 #include "validate_clips.h"
-#include "validate_nwn.h"
+#include "validate_pieces.h"
 #include "validate_raster.h"
 #include "validate_report.h"
 #include "validate_textures.h"
@@ -142,7 +142,7 @@ int run(ValidateArgs& args) {
             return session.finish(kExitBadInput);
         }
         loadedB.emplace(std::move(*b));
-        mergeNwnPieces(a, *loadedB, allocator);
+        mergePieces(a, *loadedB, allocator);
     }
     Model& b = *loadedB;
     ValidateReport report;

@@ -1,11 +1,14 @@
 #pragma once
 // The folder forms of info, convert, validate and crowd (cmd_*_folder.cpp): what a command's
-// run calls when its model is a directory.
+// run calls when its model is a directory, and what they share: the folder library
+// (app/folders: scan, pairs, the thread pool) and how the user spreads the work (folder_jobs.h).
 #include <string>
 #include <vector>
 
-#include "jobs.h"
+#include "folder_input.h"
+#include "folder_jobs.h"
 #include "model_input.h"
+#include "thread_pool.h"
 
 namespace horde {
 

@@ -111,7 +111,7 @@ std::shared_ptr<Written> writeMonster(const Format& format, const MonsterParams&
         LoadOptions options;
         options.skeleton = companions->skeleton;
         File file{name, options, readAll(name)};
-        Result<Model> decoded = format.load(file.path, file.bytes, file.options, heap);
+        Result<Model> decoded = format.readModel(file.path, file.bytes, file.options, heap);
         if (!decoded) return nullptr;
         for (const Mesh& mesh : decoded->meshes) written->storageBytes += mesh.storage->offsets.total + ArenaAllocator::kAlignment;
         written->bytes += file.bytes.size();
@@ -149,7 +149,7 @@ void fail(benchmark::State& state, Context& context, const std::string& why) {
 // Every file of `written` decoded from its bytes into `arena`, as decode/* times it.
 Status decodeAll(const Format& format, const Written& written, ArenaAllocator& arena) {
     for (const File& f : written.files) {
-        Result<Model> model = format.load(f.path, f.bytes, f.options, arena);
+        Result<Model> model = format.readModel(f.path, f.bytes, f.options, arena);
         if (!model) return model.error();
         benchmark::DoNotOptimize(model->meshes.data());
     }

@@ -20,6 +20,14 @@ const Format* findFormat(std::string_view id) {
     return nullptr;
 }
 
+AddedNodes addedNodes(const Model& source, const Model& read) {
+    const Format* format = findFormat(read.format);
+    if (format && format->addedNodes) return format->addedNodes(source, read);
+    AddedNodes none;
+    none.added.assign(read.nodes.size(), false);
+    return none;
+}
+
 namespace {
 const Format* detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     for (const Format* format : formats())
@@ -32,9 +40,9 @@ Status bindAnimations(Model& model, const LoadOptions& options) {
         Result<MappedFile> file = MappedFile::open(anim);
         if (!file) return file.error();
         const Format* format = detect(anim, file->bytes());
-        if (!format || !format->loadClips)
+        if (!format || !format->readClips)
             return Error{anim.string() + ": not an animation file horde can bind to a model"};
-        Result<std::vector<Clip>> clips = format->loadClips(anim, file->bytes(), model);
+        Result<std::vector<Clip>> clips = format->readClips(anim, file->bytes(), model);
         if (!clips) return clips.error();
         for (Clip& clip : *clips) {
             clip.source = anim.filename().string();
@@ -50,7 +58,7 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     if (!file) return file.error();
     const Format* format = detect(path, file->bytes());
     if (!format) return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
-    Result<Model> model = format->load(path, file->bytes(), options, allocator);
+    Result<Model> model = format->readModel(path, file->bytes(), options, allocator);
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
     if (Status finished = finishModel(path, *model); !finished) return finished.error();

@@ -20,6 +20,10 @@ const Format& nwnAsciiFormat();
 std::span<const Format* const> formats();
 const Format* findFormat(std::string_view id);
 
+// What the format `read` came from (Model::format) added to `source`'s tree: its
+// Format::addedNodes, or nothing added.
+AddedNodes addedNodes(const Model& source, const Model& read);
+
 // Decodes `path`, then binds every options.anims file to it (any format whose clips bind by
 // node name), then finishes the model (finishModel), reads the textures its materials name
 // (texture/texture.h resolveTextures) and commits its storage. Clips from anim

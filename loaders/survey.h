@@ -1,7 +1,8 @@
 #pragma once
 // What a file of a folder is, and the names it points at, read without decoding it: enough to
-// pair the files of an asset folder (app/folder_pairs.*) before any model is loaded. The rules
-// that use these names are written per format in docs/formats/*.md, "Folders".
+// pair the files of an asset folder (app/folders) before any model is loaded. Each format
+// surveys its own files (Format::survey); the rules that use these names are written per format
+// in docs/formats/*.md, "Folders".
 #include <filesystem>
 #include <span>
 #include <string>
@@ -12,11 +13,6 @@
 
 namespace horde {
 
-// model: draws on its own (Grimrock .model, NWN .mdl, glTF). mesh: geometry whose skeleton is
-// another file (EMI .meshb, SWTOR mesh .gr2). skeleton: EMI .sklb, SWTOR skeleton .gr2.
-// animation: Grimrock .animation, EMI .animb. texture: .dds .tga .png .jpg (counted; read by
-// the materials work). other: anything else (scripts, sounds, glTF's .bin), skipped.
-enum class FileKind { Model, Mesh, Skeleton, Animation, Texture, Other };
 const char* kindName(FileKind kind);
 
 struct FileSurvey {
@@ -32,20 +28,13 @@ struct FileSurvey {
 // needs fails with the reader's error (file, byte offset, field).
 Result<FileSurvey> surveyFile(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
-// The names behind surveyFile, one reader per format (loaders/<id>/survey.cpp).
-namespace grimrock {
-Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path,
-                                                std::span<const std::byte> bytes);
-}
-namespace emi {
-Result<std::vector<std::string>> animationBones(const std::filesystem::path& path,
-                                                std::span<const std::byte> bytes);
-}
-namespace nwn {
-Result<std::string> supermodelName(const std::filesystem::path& path, std::span<const std::byte> bytes);
-}
-namespace swtor {
-Result<bool> isSkeletonFile(const std::filesystem::path& path, std::span<const std::byte> bytes);
-}
+// What a file's extension claims it is, before reading it (Format::extensions, ignoring case):
+// the format (the first, where several share the extension) and the kind the extension names;
+// no format and a model when no format claims it. For the record of a file whose survey failed.
+struct Claim {
+    const Format* format = nullptr;
+    FileKind kind = FileKind::Model;
+};
+Claim claimOf(const std::filesystem::path& path);
 
 } // namespace horde

@@ -234,4 +234,24 @@ Status readMesh(const std::filesystem::path& path, std::span<const std::byte> by
     return Ok{};
 }
 
+AddedNodes addedNodes(const Model& source, const Model& read) {
+    AddedNodes c;
+    c.added.assign(read.nodes.size(), false);
+    for (const Mesh& mesh : read.meshes) {
+        const Node& n = read.nodes[mesh.node];
+        const bool identity = n.parent < 0 && n.translation == glm::vec3(0.0f) &&
+                              n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) && n.scale == glm::vec3(1.0f);
+        const bool inSource = std::any_of(source.nodes.begin(), source.nodes.end(),
+                                          [&](const Node& x) { return x.name == n.name; });
+        const bool childless = std::none_of(read.nodes.begin(), read.nodes.end(),
+                                            [&](const Node& x) { return x.parent == int32_t(mesh.node); });
+        if (identity && !inSource && childless && n.name == mesh.name) {
+            c.added[mesh.node] = true;
+            c.note = "EMI mapping: root '" + n.name + "' (the node the reader gives the mesh) added";
+            return c;
+        }
+    }
+    return c;
+}
+
 } // namespace horde::emi

@@ -3,8 +3,9 @@
 // LoadOptions::skeleton, and .animb clips bound by bone name. Layout and decisions:
 // docs/formats/emi.md. The folder's one internal header, in reading order: strings and names
 // (file.cpp), which file is which (load.cpp), the skeleton (decode_skeleton.cpp), the mesh
-// (decode_mesh.cpp) and its bone weights (decode_bone_infos.cpp), the clips (decode_anim.cpp)
-// and the writer (write.cpp). The entry is format.cpp.
+// (decode_mesh.cpp) and its bone weights (decode_bone_infos.cpp), the clips (decode_anim.cpp),
+// what a file is without decoding it (survey.cpp) and the writer (write.cpp). The entry is
+// format.cpp.
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -19,6 +20,10 @@ namespace horde::emi {
 
 // The files carry no magic: the extension, in lower case, tells the three apart.
 std::string extension(const std::filesystem::path& path);
+
+// Y up, left-handed, counter-clockwise fronts in the file, a metre a unit (docs/formats/emi.md,
+// "Handedness and winding"): the reader gives models these axes and the writer converts into them.
+Axes fileAxes();
 
 // EMI's string: a uint32 length that counts the terminating NUL, then the bytes.
 std::string readString(Reader& r, std::string_view field);
@@ -44,8 +49,8 @@ class NameIndex {
 };
 
 // A .meshb (with options.skeleton when it is skinned) or a .sklb alone.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 
 // ---- The decoders (decode_*.cpp) ----
 
@@ -55,6 +60,10 @@ Status readSkeleton(const std::filesystem::path& path, std::span<const std::byte
 // Decodes the mesh; it is skinned against model.nodes when `skinned` (a skeleton was read).
 Status readMesh(const std::filesystem::path& path, std::span<const std::byte> bytes, bool skinned,
                 MeshAllocator& allocator, Model& model);
+
+// The mesh's own identity root, named after it, when the source has no node of its name and it
+// holds nothing else (Format::addedNodes): readMesh adds it, as the format has no node for a mesh.
+AddedNodes addedNodes(const Model& source, const Model& read);
 
 // What the bone infos held that the four-influence streams cannot, for the model's warnings.
 struct InfluenceReport {
@@ -72,9 +81,18 @@ bool decodeBoneInfos(Reader& r, std::span<const std::byte> infos, size_t infosAt
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
 
+// ---- The survey (survey.cpp) ----
+
+// A mesh, a skeleton, or an animation naming the bones it keys, by extension (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
 // ---- The writer (write.cpp) ----
 
-// Writes the mesh, its skeleton (.sklb) and its clips (.animb) beside it, and reports the two.
+// Writes the mesh, its skeleton (skeletonPathFor) and its clips (.animb) beside it, and reports
+// the two.
 Result<Companions> write(const Model& model, const std::filesystem::path& path);
+
+// mk.meshb -> mk.sklb in the same folder.
+std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath);
 
 } // namespace horde::emi

@@ -10,6 +10,10 @@ std::string extension(const std::filesystem::path& path) {
     return ext;
 }
 
+Axes fileAxes() {
+    return Axes{.up = Axes::Up::Y, .leftHanded = true, .clockwiseFrontFaces = false};
+}
+
 std::string readString(Reader& r, std::string_view field) {
     uint32_t length = r.u32(field);
     if (!r.fits(length, 1, field)) return {};

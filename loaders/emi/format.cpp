@@ -20,11 +20,28 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
     uint32_t joints = r.u32("");
     return r.ok() && joints > 0 && r.fits(joints, 92, "");
 }
+
+constexpr FileExtension kExtensions[] = {
+    {".meshb", FileKind::Mesh}, {".sklb", FileKind::Skeleton}, {".animb", FileKind::Animation}};
 } // namespace
 
 const Format& emiFormat() {
-    static const Format format{"emi", "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
-                               detect, emi::load, emi::readClips, emi::write, ".meshb"};
+    static const Format format{
+        .id = "emi",
+        .description = "Escape from Monkey Island mesh (.meshb), skeleton (.sklb), animation (.animb)",
+        .detect = detect,
+        .readModel = emi::readModel,
+        .readClips = emi::readClips,
+        .write = emi::write,
+        .extension = ".meshb",
+        .extensions = kExtensions,
+        .survey = emi::survey,
+        .folders = {.family = "emi",
+                    .name = "EMI",
+                    .animations = FolderRule::Animations::SkeletonNodes,
+                    .ignoreCase = true, // EMI looks bones up ignoring case
+                    .skeletonFor = emi::skeletonPathFor},
+        .addedNodes = emi::addedNodes};
     return format;
 }
 

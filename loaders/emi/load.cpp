@@ -8,15 +8,13 @@ namespace {
 Model emptyModel() {
     Model model;
     model.format = "emi";
-    model.axes.up = Axes::Up::Y;
-    model.axes.leftHanded = true;
-    model.axes.clockwiseFrontFaces = false; // see docs/formats/emi.md, "Handedness and winding"
+    model.axes = fileAxes();
     return model;
 }
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
     Model model = emptyModel();
     std::string ext = extension(path);
     if (ext == ".animb")

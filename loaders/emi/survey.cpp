@@ -1,10 +1,12 @@
-// The bones an EMI animation keys: each entry's bone name, read past its keys (an entry without
-// keys drives nothing), with the checks readClips makes on the same fields.
+// What an EMI file is, by its extension: a mesh, a skeleton, or an animation with the bones it
+// keys: each entry's bone name, read past its keys (an entry without keys drives nothing), with
+// the checks readClips makes on the same fields.
 #include "survey.h"
 #include "emi/emi.h"
 
 namespace horde::emi {
 
+namespace {
 Result<std::vector<std::string>> animationBones(const std::filesystem::path& path,
                                                 std::span<const std::byte> bytes) {
     constexpr uint32_t kTranslate = 3, kRotate = 4;
@@ -31,6 +33,19 @@ Result<std::vector<std::string>> animationBones(const std::filesystem::path& pat
     }
     if (!r.ok()) return r.error();
     return bones;
+}
+
+} // namespace
+
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    const std::string ext = extension(path);
+    FileSurvey s;
+    s.kind = ext == ".animb" ? FileKind::Animation : ext == ".sklb" ? FileKind::Skeleton : FileKind::Mesh;
+    if (s.kind != FileKind::Animation) return s;
+    Result<std::vector<std::string>> bones = animationBones(path, bytes);
+    if (!bones) return bones.error();
+    s.names = std::move(*bones);
+    return s;
 }
 
 } // namespace horde::emi

@@ -29,14 +29,15 @@ struct Out : ByteWriter {
     }
 };
 
-// From the model's own axes to EMI's: into horde's world (right-handed, Y-up), then through
-// the z mirror that makes it left-handed. For a right-handed Y-up model that is the plain
-// mirror; for a model read from EMI files, nothing.
+// From the model's own axes to EMI's (fileAxes): into horde's world (right-handed, Y-up), then
+// out of it into the file's, a signed permutation whose inverse is its transpose (the z mirror
+// that makes it left-handed). For a right-handed Y-up model that is the plain mirror; for a
+// model read from EMI files, nothing.
 struct Frame {
-    explicit Frame(const Axes& axes)
-        : m(glm::dmat3(1, 0, 0, 0, 1, 0, 0, 0, -1) * glm::dmat3(glm::dmat4(axesToWorld(axes)))),
-          units(axes.metresPerUnit), // EMI files are read at a metre a unit (load.cpp)
-          reverse(axes.clockwiseFrontFaces != (glm::determinant(m) < 0.0)) {}
+    explicit Frame(const Axes& source, const Axes& file = fileAxes())
+        : m(glm::dmat3(glm::transpose(axesToWorld(file))) * glm::dmat3(glm::dmat4(axesToWorld(source)))),
+          units(double(source.metresPerUnit) / double(file.metresPerUnit)),
+          reverse(frontFaceClockwise(source) != frontFaceClockwise(file)) {}
     glm::vec3 point(glm::vec3 p) const { return glm::vec3(m * glm::dvec3(p) * units); }
     glm::vec3 vector(glm::vec3 v) const { return glm::vec3(m * glm::dvec3(v)); }
     glm::vec4 rotation(glm::vec4 q) const {
@@ -46,7 +47,7 @@ struct Frame {
     }
     glm::dmat3 m;
     double units; // source units -> file units
-    bool reverse; // EMI's front faces wind counter-clockwise in the file: turn the others over
+    bool reverse; // the source's fronts would wind the other way in the file: turn them over
 };
 
 glm::dmat4 restModel(const Model& model, uint32_t node) {
@@ -254,6 +255,10 @@ std::string fileSafe(const std::string& name) {
 
 } // namespace
 
+std::filesystem::path skeletonPathFor(const std::filesystem::path& meshPath) {
+    return std::filesystem::path(meshPath).replace_extension(".sklb");
+}
+
 Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     if (Status st = checkNodes(model, path); !st) return st.error();
     const Frame frame(model.axes);
@@ -262,7 +267,7 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
     std::vector<std::pair<std::filesystem::path, Out>> files;
     files.emplace_back(path, std::move(*mesh));
     Companions written;
-    written.skeleton = std::filesystem::path(path).replace_extension(".sklb");
+    written.skeleton = skeletonPathFor(path);
     files.emplace_back(written.skeleton, skeletonFile(model, frame));
     uint32_t droppedScale = 0;
     for (const Clip& clip : model.clips) {

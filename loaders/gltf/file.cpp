@@ -47,6 +47,10 @@ bool refuseWrite(std::string*, const std::string&, const std::vector<unsigned ch
 }
 } // namespace
 
+Axes fileAxes() {
+    return Axes{};
+}
+
 Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     if (bytes.size() > 0xffffffffu) return Error{path.string() + ": larger than glTF's 4 GiB limit"};
     std::error_code ec;

@@ -18,16 +18,19 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
     return ext == ".gltf" || ext == ".glb";
 }
 
-// One file holds everything (a .gltf embeds its buffer): nothing beside it.
-Result<Companions> write(const Model& model, const std::filesystem::path& path) {
-    if (Status st = gltf::write(model, path); !st) return st.error();
-    return Companions{};
-}
+constexpr FileExtension kExtensions[] = {{".glb", FileKind::Model}, {".gltf", FileKind::Model}};
 } // namespace
 
 const Format& gltfFormat() {
-    static const Format format{
-        "gltf", "glTF 2.0 (.glb, .gltf)", detect, gltf::load, gltf::loadClips, write, ".glb"};
+    static const Format format{.id = "gltf",
+                               .description = "glTF 2.0 (.glb, .gltf)",
+                               .detect = detect,
+                               .readModel = gltf::readModel,
+                               .readClips = gltf::readClips,
+                               .write = gltf::write,
+                               .extension = ".glb",
+                               .extensions = kExtensions,
+                               .folders = {.family = "gltf", .name = "glTF"}};
     return format;
 }
 

@@ -24,6 +24,10 @@ namespace horde::gltf {
 
 // ---- The file (file.cpp, file_accessor.cpp) ----
 
+// Right-handed, Y up, counter-clockwise fronts, in metres: horde's world itself. The reader gives
+// models these axes and the writer converts into them.
+Axes fileAxes();
+
 // tinygltf's parse of a .glb or .gltf held in memory. Images are not decoded; external buffers
 // are read only from the model's own folder.
 Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes);
@@ -60,10 +64,10 @@ Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
 // ---- The load (load.cpp) ----
 
 // Nodes (parents first), skins, meshes and animations of one file.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes,
-                   const LoadOptions& options, MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 // The file's animations bound to `target`'s nodes by name.
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target);
 
 // ---- Meshes (decode_mesh.cpp) ----
@@ -98,9 +102,9 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
 // ---- The writer (write.cpp, write_frame.cpp) ----
 
 // .glb when `path` ends in .glb, otherwise .gltf with the buffer embedded as a data URI.
-Status write(const Model& model, const std::filesystem::path& path);
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
-// glTF is right-handed, Y-up, in metres. horde's axesToWorld() is always a signed permutation
+// glTF's axes (fileAxes) are horde's world. axesToWorld() is always a signed permutation
 // (Z-up turned upright, left-handed mirrored along Z), so the writer converts every vector,
 // rotation, scale and matrix into glTF's frame exactly: no root node is added, the hierarchy
 // stays the file's own, and a model already in glTF's axes is written bit for bit.

@@ -161,12 +161,13 @@ Error inFile(const std::filesystem::path& path, const Error& e) {
 }
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();
     Model model;
     model.format = "gltf";
+    model.axes = fileAxes();
     Result<std::vector<int32_t>> hordeOf = nodeOrder(*gltf, model);
     if (!hordeOf) return inFile(path, hordeOf.error());
     if (Status st = decodeSkins(*gltf, *hordeOf, model); !st) return inFile(path, st.error());
@@ -181,7 +182,7 @@ Result<Model> load(const std::filesystem::path& path, std::span<const std::byte>
     return model;
 }
 
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target) {
     Result<tinygltf::Model> gltf = parse(path, bytes);
     if (!gltf) return gltf.error();

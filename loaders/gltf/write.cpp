@@ -423,7 +423,7 @@ void writeClips(Builder& b, const Model& model, const Frame& f) {
 }
 } // namespace
 
-Status write(const Model& model, const std::filesystem::path& path) {
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     Frame f = frameOf(model.axes);
     Builder b;
     writeNodes(b, model, f);
@@ -435,7 +435,7 @@ Status write(const Model& model, const std::filesystem::path& path) {
     tinygltf::TinyGLTF writer;
     if (!writer.WriteGltfSceneToFile(&b.out, path.string(), true, true, !binary, binary))
         return Error{path.string() + ": cannot write"};
-    return Ok{};
+    return Companions{}; // one file holds everything (a .gltf embeds its buffer)
 }
 
 } // namespace horde::gltf

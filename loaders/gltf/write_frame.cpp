@@ -25,11 +25,13 @@ glm::mat4 Frame::matrix(const glm::mat4& m) const {
 }
 
 Frame frameOf(const Axes& axes) {
+    // The file's axes are the world's, so a model's own way into the world is the whole change.
+    const Axes file = fileAxes();
     Frame f;
     f.permutation = glm::mat3(axesToWorld(axes));
-    f.determinant = axes.leftHanded ? -1.0f : 1.0f;
-    f.metres = axes.metresPerUnit;
-    f.flipWinding = frontFaceClockwise(axes);
+    f.determinant = axes.leftHanded != file.leftHanded ? -1.0f : 1.0f;
+    f.metres = axes.metresPerUnit / file.metresPerUnit;
+    f.flipWinding = frontFaceClockwise(axes) != frontFaceClockwise(file);
     return f;
 }
 

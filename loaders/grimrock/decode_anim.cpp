@@ -80,7 +80,8 @@ bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeName
 }
 } // namespace
 
-Result<std::vector<Clip>> readAnimation(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target) {
     Reader r(bytes, path.string());
     r.expect("ANIM", "magic");
     int32_t version = r.i32("version");

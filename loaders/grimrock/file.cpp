@@ -1,17 +1,18 @@
 #include "grimrock/grimrock.h"
 
 #include <cmath>
+#include <cstring>
 
 #include <glm/gtc/quaternion.hpp>
 
 namespace horde::grimrock {
 
 Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = true;
-    axes.clockwiseFrontFaces = true;
-    return axes;
+    return Axes{.up = Axes::Up::Y, .leftHanded = true, .clockwiseFrontFaces = true};
+}
+
+bool hasMagic(std::span<const std::byte> bytes, const char* magic) {
+    return bytes.size() >= 4 && std::memcmp(bytes.data(), magic, 4) == 0;
 }
 
 std::string readString(Reader& r, std::string_view field) {

@@ -2,8 +2,9 @@
 // Legend of Grimrock: MDL1 models (node tree, mesh entities, lights) and ANIM animation files,
 // which bind to a model's nodes by name. The folder's one internal header, in reading order:
 // the file's basic types and axes (file.cpp, file_axes.cpp), the model (load.cpp) and its mesh
-// entities (decode_mesh_scan.cpp, decode_mesh.cpp), animations (decode_anim.cpp), and the
-// writer (write.cpp, write_anim.cpp). The entry is format.cpp.
+// entities (decode_mesh_scan.cpp, decode_mesh.cpp), animations (decode_anim.cpp), what a file
+// is without decoding it (survey.cpp), and the writer (write.cpp, write_anim.cpp). The entry is
+// format.cpp.
 #include <array>
 #include <filesystem>
 #include <span>
@@ -33,6 +34,10 @@ enum DataType : int32_t { kByte = 0, kInt16 = 1, kInt32 = 2, kFloat32 = 3 };
 
 // Y up, left-handed, clockwise front faces: what the game's D3D-style renderer uses.
 Axes fileAxes();
+
+// Whether the file opens with `magic` ("MDL1" a model, "ANIM" an animation): magic alone tells
+// them apart, as .model and .animation are names other games use too.
+bool hasMagic(std::span<const std::byte> bytes, const char* magic);
 
 // int32 length + bytes, no terminator.
 std::string readString(Reader& r, std::string_view field);
@@ -74,8 +79,11 @@ Conversion fromFileAxes(const Axes& target);
 
 // ---- The model (load.cpp) ----
 
-// Decodes an MDL1 model file: nodes, mesh entities (into the allocator's storage) and lights.
-Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, MeshAllocator& allocator);
+// Decodes an MDL1 model file: nodes, mesh entities (into the allocator's storage) and lights,
+// then gives its materials their definitions (applyMaterials). An ANIM file is refused with a
+// word on how to pass it.
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 
 // ---- Mesh entities (decode_mesh_scan.cpp, decode_mesh.cpp) ----
 
@@ -115,11 +123,16 @@ bool decodeMesh(Reader& r, const MeshScan& scan, uint32_t node, Model& model, Me
 // ---- Animations (decode_anim.cpp) ----
 
 // Decodes an ANIM file into one clip bound to `target`'s nodes by name.
-Result<std::vector<Clip>> readAnimation(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target);
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target);
+
+// ---- The survey (survey.cpp) ----
+
+// A model, or an animation naming the nodes it keys (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp, write_anim.cpp) ----
 
-// Writes a model as MDL1 and each of its clips as an ANIM file beside it.
 // defineMaterial{...} blocks of a Lua script, read as data (decode_materials.cpp): each with a
 // literal name becomes a Material (a later one of the same name replaces an earlier one, as the
 // game's script order does); what could not be read is a warning naming file and line.
@@ -135,6 +148,9 @@ MaterialDefinitions readMaterialDefinitions(const std::string& file, std::string
 // skipped with a warning.
 Status applyMaterials(Model& model, const LoadOptions& options);
 
+// Writes a model as MDL1 and each of its clips as an ANIM file beside it (animationPath), which
+// it reports.
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 Status writeModel(const Model& model, const Conversion& conversion, const std::filesystem::path& path);
 Status writeAnimation(const Model& model, const Clip& clip, const Conversion& conversion, const std::filesystem::path& path);
 // `m.model` -> `m_<clip>.animation`, the clip name reduced to characters safe in file names.

@@ -67,9 +67,9 @@ bool readNode(Reader& r, uint32_t index, uint32_t nodeCount, Model& model, MeshA
         return r.failAt(typeAt, at + ".type", "entity type " + std::to_string(type) + " is not -1 (none), 0 (mesh) or 1 (light)");
     }
 }
-} // namespace
 
-Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, MeshAllocator& allocator) {
+Result<Model> decodeModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                          MeshAllocator& allocator) {
     Reader r(bytes, path.string());
     r.expect("MDL1", "magic");
     int32_t version = r.i32("version");
@@ -87,6 +87,18 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
         if (!readNode(r, i, uint32_t(count), model, allocator)) return r.error();
     if (r.remaining() > 0)
         model.warnings.push_back(std::to_string(r.remaining()) + " bytes after the last node were ignored");
+    return model;
+}
+} // namespace
+
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
+    if (hasMagic(bytes, "ANIM"))
+        return Error{path.string() + ": offset 0 (0x0): magic: a Grimrock animation, not a model; pass it "
+                                     "with --anim next to its .model"};
+    Result<Model> model = decodeModel(path, bytes, allocator);
+    if (!model) return model;
+    if (Status st = applyMaterials(*model, options); !st) return st.error();
     return model;
 }
 

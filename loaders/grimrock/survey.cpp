@@ -1,10 +1,12 @@
-// The nodes a Grimrock animation drives: the item names, read past their keys (an item without
-// keys drives nothing), with the checks readAnimation makes on the same fields.
+// What a Grimrock file is: a model, or an animation with the nodes it drives: the item names,
+// read past their keys (an item without keys drives nothing), with the checks readClips makes on
+// the same fields.
 #include "survey.h"
 #include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
 
+namespace {
 Result<std::vector<std::string>> animationNodes(const std::filesystem::path& path,
                                                 std::span<const std::byte> bytes) {
     constexpr uint64_t kKeyBytes = 12 + 16 + 12; // position, rotation, scale
@@ -32,6 +34,18 @@ Result<std::vector<std::string>> animationNodes(const std::filesystem::path& pat
     }
     if (!r.ok()) return r.error();
     return nodes;
+}
+
+} // namespace
+
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+    FileSurvey s;
+    s.kind = hasMagic(bytes, "ANIM") ? FileKind::Animation : FileKind::Model;
+    if (s.kind != FileKind::Animation) return s;
+    Result<std::vector<std::string>> nodes = animationNodes(path, bytes);
+    if (!nodes) return nodes.error();
+    s.names = std::move(*nodes);
+    return s;
 }
 
 } // namespace horde::grimrock

@@ -165,4 +165,15 @@ Status writeModel(const Model& model, const Conversion& conv, const std::filesys
     return out.save(path);
 }
 
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    Conversion conversion = toFileAxes(model.axes);
+    if (Status st = writeModel(model, conversion, path); !st) return st.error();
+    Companions written;
+    for (const Clip& clip : model.clips) {
+        written.anims.push_back(animationPath(path, clip.name));
+        if (Status st = writeAnimation(model, clip, conversion, written.anims.back()); !st) return st.error();
+    }
+    return written;
+}
+
 } // namespace horde::grimrock

@@ -85,7 +85,8 @@ void NodeBinder::report(const std::string& clip, Model& target) {
                                   "') match no node of the model");
 }
 
-bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips) {
+bool decodeClips(File& file, const ModelHeader& header, float positionScale, Model& target,
+                 std::vector<Clip>& clips) {
     Reader& r = file.reader();
     if (!file.seekModelArray(header.animations.offset, header.animations.count, 4, "model animations")) return false;
     std::vector<uint32_t> pointers(header.animations.count);

@@ -224,18 +224,11 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
     layout.uvSets = !textured ? 0 : m.tverts[1].empty() ? 1 : 2;
     layout.skinned = skinned;
     layout.colors = !m.colors.empty();
-    layout.index16 = layout.vertexCount <= 0xFFFF;
-    Mesh mesh;
-    mesh.name = node.name;
-    mesh.node = index;
-    mesh.storage = allocator.allocate(layout, node.name);
+    NodeMesh started = startMesh(node.name, index, layout, restModel, allocator);
+    Mesh& mesh = started.mesh;
     MeshArrays& a = mesh.arrays();
-
-    // Skin vertices are given in the skin node's space; horde keeps skinned vertices in model space.
-    const glm::mat4 place = skinned ? restModel[index] : glm::mat4(1.0f);
-    const glm::mat3 turn = glm::transpose(glm::inverse(glm::mat3(place)));
     for (size_t v = 0; v < c.position.size(); ++v) {
-        a.positions[v] = glm::vec3(place * glm::vec4(m.verts[c.position[v]], 1.0f));
+        a.positions[v] = started.position(m.verts[c.position[v]]);
         if (layout.uvSets >= 1) a.uv0[v] = m.tverts[0][c.texture[v]];
         if (layout.uvSets >= 2) a.uv1[v] = m.tverts[1][c.texture[v]];
         // The asset model's colours are 0..1 (glTF COLOR_0); NWN's are floats meant in that range.
@@ -244,10 +237,8 @@ bool decodeAsciiMesh(Text& t, const AsciiNode& node, uint32_t index, const std::
     for (size_t i = 0; i < c.vertexOfCorner.size(); ++i)
         a.setIndex(i, c.vertexOfCorner[i]);
     if (!m.normals.empty()) {
-        for (size_t v = 0; v < c.position.size(); ++v) {
-            glm::vec3 n = turn * m.normals[c.position[v]];
-            a.normals[v] = glm::length(n) > 0.0f ? glm::normalize(n) : n;
-        }
+        for (size_t v = 0; v < c.position.size(); ++v)
+            a.normals[v] = started.normal(m.normals[c.position[v]]);
     } else {
         smoothNormals(m, c, a);
     }

@@ -281,18 +281,12 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     layout.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
     layout.skinned = skinned;
     layout.colors = h.colors != kRawNull;
-    layout.index16 = true; // the vertex count is 16-bit
-    Mesh mesh;
-    mesh.name = node.name;
-    mesh.node = index;
-    mesh.storage = allocator.allocate(layout, node.name);
+    NodeMesh started = startMesh(node.name, index, layout, restModel, allocator);
+    Mesh& mesh = started.mesh;
     MeshArrays& a = mesh.arrays();
-
-    // Skin vertices are stored in the skin node's space; horde keeps skinned vertices in model space.
-    const glm::mat4 place = skinned ? restModel[index] : glm::mat4(1.0f);
-    const glm::mat3 turn = glm::transpose(glm::inverse(glm::mat3(place)));
     file.seekRawArray(h.vertices, h.vertexCount, 12, "mesh vertices");
-    for (glm::vec3& p : a.positions) p = glm::vec3(place * glm::vec4(r.vec3("mesh vertices"), 1.0f));
+    for (glm::vec3& p : a.positions)
+        p = started.position(r.vec3("mesh vertices"));
     if (uv0) {
         file.seekRawArray(h.uv[0], h.vertexCount, 8, "mesh texture vertices");
         for (glm::vec2& t : a.uv0) t = r.vec2("mesh texture vertices");
@@ -310,10 +304,8 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     if (!decodeIndices(file, h, src, a)) return false;
     if (h.normals != kRawNull) {
         file.seekRawArray(h.normals, h.vertexCount, 12, "mesh normals");
-        for (glm::vec3& n : a.normals) {
-            glm::vec3 m = turn * r.vec3("mesh normals");
-            n = glm::length(m) > 0.0f ? glm::normalize(m) : m;
-        }
+        for (glm::vec3& n : a.normals)
+            n = started.normal(r.vec3("mesh normals"));
     } else {
         faceNormals(a, glm::vec3(0, 0, 1)); // NWN is Z-up
     }
@@ -332,6 +324,18 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     addMaterial(model, material, h.diffuse, 1.0f);
     model.meshes.push_back(std::move(mesh));
     return true;
+}
+
+NodeMesh startMesh(const std::string& node, uint32_t index, MeshLayout layout,
+                   const std::vector<glm::mat4>& restModel, MeshAllocator& allocator) {
+    layout.index16 = layout.vertexCount <= 0xFFFF;
+    NodeMesh out;
+    out.mesh.name = node;
+    out.mesh.node = index;
+    out.mesh.storage = allocator.allocate(layout, node);
+    if (layout.skinned) out.place = restModel[index];
+    out.turn = glm::transpose(glm::inverse(glm::mat3(out.place)));
+    return out;
 }
 
 glm::vec4 materialColour(const Model& model, const std::string& material) {

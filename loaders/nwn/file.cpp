@@ -100,6 +100,10 @@ std::string lower(std::string_view s) {
     return out;
 }
 
+Axes fileAxes() {
+    return Axes{.up = Axes::Up::Z, .leftHanded = false, .clockwiseFrontFaces = false, .metresPerUnit = 1.0f};
+}
+
 std::string hex(uint32_t value) {
     char text[16];
     std::snprintf(text, sizeof text, "0x%X", value);

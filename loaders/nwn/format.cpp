@@ -29,39 +29,41 @@ bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> b
     return nwn::lower(path.extension().string()) == ".mdl" && nwn::isAscii(bytes);
 }
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
-    return nwn::readModel(path, bytes, options, allocator);
-}
-
-Result<std::vector<Clip>> loadClips(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
-    return nwn::readClipsFor(path, bytes, target);
-}
-
-// One file holds everything: nothing beside it.
-Result<Companions> write(const Model& model, const std::filesystem::path& path) {
-    if (Status st = nwn::writeModel(model, path); !st) return st.error();
-    return Companions{};
-}
-Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path) {
-    if (Status st = nwn::writeAsciiModel(model, path); !st) return st.error();
-    return Companions{};
-}
-} // namespace
-
 // Bitmap names carry no extension; the game opens the .dds before the .tga of a name (rollnw's
 // texture lookup order).
 constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
+constexpr FileExtension kExtensions[] = {{".mdl", FileKind::Model}};
+// One family: a chain of supermodels may mix the encodings.
+constexpr FolderRule kFolderRule{.family = "nwn", .name = "NWN", .supermodels = true};
+
+// The two entries differ in what they detect and write; either reads, surveys, pairs and maps
+// both encodings.
+Format entry(const char* id, const char* description, decltype(Format::detect) detects,
+             decltype(Format::write) writes) {
+    return Format{.id = id,
+                  .description = description,
+                  .detect = detects,
+                  .readModel = nwn::readModel,
+                  .readClips = nwn::readClips,
+                  .write = writes,
+                  .extension = ".mdl",
+                  .textureSubstitutes = kTextureSubstitutes,
+                  .extensions = kExtensions,
+                  .survey = nwn::survey,
+                  .folders = kFolderRule,
+                  .addedNodes = nwn::addedNodes};
+}
+} // namespace
 
 const Format& nwnFormat() {
-    static const Format format{"nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)",
-                               detect, load, loadClips, write, ".mdl", kTextureSubstitutes};
+    static const Format format = entry(
+        "nwn", "Neverwinter Nights binary MDL (model, skins, animations, supermodels)", detect, nwn::write);
     return format;
 }
 
 const Format& nwnAsciiFormat() {
-    static const Format format{"nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)", detectAscii, load,
-                               loadClips, writeAscii, ".mdl", kTextureSubstitutes};
+    static const Format format = entry("nwn-ascii", "Neverwinter Nights ASCII MDL (the same content as text)",
+                                       detectAscii, nwn::writeAscii);
     return format;
 }
 

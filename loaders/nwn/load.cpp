@@ -67,8 +67,7 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     if (!file.open() || !readModelHeader(file, header) || !walkTree(file, header.root, raw)) return file.error();
     Model model;
     model.format = "nwn";
-    model.axes.up = Axes::Up::Z;
-    model.axes.metresPerUnit = 1.0f;
+    model.axes = fileAxes();
     if (!buildNodes(file, raw, model)) return file.error();
     const std::vector<glm::mat4> restModel = restTransforms(model);
     for (uint32_t n = 0; n < raw.size(); ++n) {
@@ -78,12 +77,13 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     char scale[32];
     std::snprintf(scale, sizeof scale, "%.9g", header.animationScale);
     model.extras.push_back({kAnimationScaleExtra, "", scale});
-    if (!readClips(file, header, 1.0f, model, model.clips)) return file.error();
+    if (!decodeClips(file, header, 1.0f, model, model.clips)) return file.error();
     if (Status st = inheritClips(path, header, options, model); !st) return st.error();
     return model;
 }
 
-Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target) {
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target) {
     // Positions are played at the target's animation scale when it is an NWN model.
     float scale = 1.0f;
     for (const Extra& e : target.extras)
@@ -96,7 +96,8 @@ Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::s
         return clips;
     }
     File file(bytes, path);
-    if (!file.open() || !readModelHeader(file, header) || !readClips(file, header, scale, target, clips)) return file.error();
+    if (!file.open() || !readModelHeader(file, header) || !decodeClips(file, header, scale, target, clips))
+        return file.error();
     return clips;
 }
 
@@ -113,7 +114,9 @@ bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> b
         return false;
     }
     File file(bytes, path);
-    if (file.open() && readModelHeader(file, header) && readClips(file, header, positionScale, target, clips)) return true;
+    if (file.open() && readModelHeader(file, header) &&
+        decodeClips(file, header, positionScale, target, clips))
+        return true;
     error = file.error();
     return false;
 }

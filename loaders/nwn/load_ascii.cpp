@@ -130,8 +130,7 @@ Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const 
     if (!parseAscii(text, ascii) || !orderNodes(text, ascii.nodes, order, parentOf, model))
         return text.error();
     model.format = "nwn-ascii";
-    model.axes.up = Axes::Up::Z;
-    model.axes.metresPerUnit = 1.0f;
+    model.axes = fileAxes();
     std::vector<int32_t> newIndex(order.size());
     for (uint32_t i = 0; i < order.size(); ++i)
         newIndex[order[i]] = int32_t(i);

@@ -4,8 +4,8 @@
 // (binary) and ASCII text. The folder's one internal header, in reading order: the binary
 // container (file.cpp), the load (load.cpp, load_supermodel.cpp), the decoders of the node tree,
 // controllers, meshes and animations (decode_*.cpp), the ASCII text (text.cpp) and its decoders
-// (decode_ascii*.cpp), and the writers (write.cpp with its plan write_plan.cpp, write_ascii.cpp).
-// The entries are format.cpp.
+// (decode_ascii*.cpp), what a file is without decoding it (survey.cpp), and the writers
+// (write.cpp with its plan write_plan.cpp, write_ascii.cpp). The entries are format.cpp.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -137,10 +137,30 @@ bool readModelHeader(File& file, ModelHeader& header);
 
 std::string lower(std::string_view s);
 
+// Z up, right-handed, counter-clockwise fronts, a metre a unit (both encodings): the readers give
+// models these axes and the writers convert into them.
+Axes fileAxes();
+
 // The material a mesh node names by its bitmap: the texture of that name (the game opens .dds,
 // else .tga), the node's diffuse colour as base colour, its alpha (below 1: blended). The first
 // node naming a bitmap decides its colours (docs/formats/nwn.md).
 void addMaterial(Model& model, const std::string& bitmap, glm::vec3 diffuse, float alpha);
+// A mesh node's mesh, with storage for `layout` (16-bit indices where its vertex count allows),
+// and where the node's vertices go (both encodings): a skin's are given in the skin node's space,
+// and horde keeps skinned vertices in model space.
+struct NodeMesh {
+    Mesh mesh;
+    glm::mat4 place{1.0f}; // the node's vertex space -> the mesh's
+    glm::mat3 turn{1.0f};  // the same for normals
+
+    glm::vec3 position(glm::vec3 p) const { return glm::vec3(place * glm::vec4(p, 1.0f)); }
+    glm::vec3 normal(glm::vec3 n) const {
+        glm::vec3 m = turn * n;
+        return glm::length(m) > 0.0f ? glm::normalize(m) : m;
+    }
+};
+NodeMesh startMesh(const std::string& node, uint32_t index, MeshLayout layout,
+                   const std::vector<glm::mat4>& restModel, MeshAllocator& allocator);
 // What the writers put in a mesh node for its material: the base colour as diffuse (white
 // when the model holds no material of that name).
 glm::vec4 materialColour(const Model& model, const std::string& material);
@@ -151,8 +171,9 @@ std::string hex(uint32_t value);
 // The model's geometry, meshes and animations, then the clips its supermodels add.
 Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
                         MeshAllocator& allocator);
-// The animations of another binary MDL, bound to `target` by node name (for --anim).
-Result<std::vector<Clip>> readClipsFor(const std::filesystem::path& path, std::span<const std::byte> bytes, Model& target);
+// The animations of another MDL (either encoding), bound to `target` by node name (for --anim).
+Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                                    Model& target);
 
 // Every node's rest model transform (parents precede children).
 std::vector<glm::mat4> restTransforms(const Model& model);
@@ -243,7 +264,8 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
 //
 // Decodes every animation of `file` (header already read) against `target`'s nodes. Binding
 // findings (unmatched nodes) go to target.warnings, lengths and events to target.extras.
-bool readClips(File& file, const ModelHeader& header, float positionScale, Model& target, std::vector<Clip>& clips);
+bool decodeClips(File& file, const ModelHeader& header, float positionScale, Model& target,
+                 std::vector<Clip>& clips);
 
 // ---- ASCII MDL: the text (text.cpp) ----
 
@@ -407,19 +429,24 @@ std::string describeClip(const std::string& name, float length, float transition
 bool readClipsOf(const std::filesystem::path& path, std::span<const std::byte> bytes, float positionScale,
                  Model& target, ModelHeader& header, std::vector<Clip>& clips, Error& error);
 
+// ---- The survey (survey.cpp) ----
+
+// A model naming its supermodel, in either encoding (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
 // ---- The writer (write.cpp, write_plan.cpp) ----
 
 // Writes a model as a binary MDL: a root dummy named after the file, one node per model node
 // (rest TRS as static controllers), each mesh as trimesh nodes (static) or skin nodes (skinned,
 // split so that no skin node uses more than the 17 bones its table holds), and every clip as an
 // in-file animation with keys at the clip's own times.
-Status writeModel(const Model& model, const std::filesystem::path& path);
+Result<Companions> write(const Model& model, const std::filesystem::path& path);
 
 // Writes the same plan as ASCII text (write_ascii.cpp): one position, texture vertex and normal
 // per vertex, faces naming each vertex for both, so that reading it back gives the vertices in
 // the same order; rotations as axis and angle; numbers with nine significant digits (exact for
 // floats).
-Status writeAsciiModel(const Model& model, const std::filesystem::path& path);
+Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path);
 
 // The writer's plan: the file's node tree in pre-order, in the file's axes, with every mesh cut
 // into the pieces the format can hold. Built first so that byte emission needs no decisions.
@@ -497,13 +524,19 @@ struct Plan {
     std::vector<glm::mat4> restModel;    // per file node, in file axes
 };
 
-Result<Plan> planModel(const Model& model, const std::string& name);
+// The plan for a file at `path`: its root is named after the file (lower case, at most 31
+// characters; "model" when that leaves nothing).
+Result<Plan> planModel(const Model& model, const std::filesystem::path& path);
 
 // A mesh piece sits on its mesh's node when that node holds no other piece; a node's second and
 // later pieces (several materials, or more vertices or bones than one mesh node holds) become its
 // children named "<node cut to 26 characters>_<k>", k from 1 (docs/formats/nwn.md; validate
 // recognises exactly this).
 std::string pieceNodeName(const std::string& node, size_t k);
+// What the writers added that a model read back from their file shows (Format::addedNodes): the
+// root named after the file, when the read model has one root and the source has no node of its
+// name, and piece nodes: childless, at rest, named by pieceNodeName after a parent the source has.
+AddedNodes addedNodes(const Model& source, const Model& read);
 // Source mesh space -> the space of the piece's file node (in file axes): static vertices are in
 // their node's space already; skinned ones (model space) move into the node's space, as the
 // format stores skin vertices.

@@ -277,11 +277,11 @@ Status Emitter::emit(const std::filesystem::path& path) {
 }
 } // namespace
 
-Status writeModel(const Model& model, const std::filesystem::path& path) {
-    std::string name = lower(path.stem().string()).substr(0, 31);
-    Result<Plan> plan = planModel(model, name.empty() ? "model" : name);
-    if (!plan) return Error{path.string() + ": " + plan.error().message};
-    return Emitter(model, *plan).emit(path);
+Result<Companions> write(const Model& model, const std::filesystem::path& path) {
+    Result<Plan> plan = planModel(model, path);
+    if (!plan) return plan.error();
+    if (Status st = Emitter(model, *plan).emit(path); !st) return st.error();
+    return Companions{}; // one file holds everything
 }
 
 } // namespace horde::nwn

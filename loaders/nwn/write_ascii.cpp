@@ -190,10 +190,9 @@ std::string Writer::text() {
 }
 } // namespace
 
-Status writeAsciiModel(const Model& model, const std::filesystem::path& path) {
-    std::string name = lower(path.stem().string()).substr(0, 31);
-    Result<Plan> plan = planModel(model, name.empty() ? "model" : name);
-    if (!plan) return Error{path.string() + ": " + plan.error().message};
+Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path) {
+    Result<Plan> plan = planModel(model, path);
+    if (!plan) return plan.error();
     // Names are tokens of the text.
     auto token = [](const std::string& s) {
         return !s.empty() && s.find_first_of(" \t\r\n#") == std::string::npos;
@@ -210,7 +209,7 @@ Status writeAsciiModel(const Model& model, const std::filesystem::path& path) {
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     file.write(text.data(), std::streamsize(text.size()));
     if (!file) return Error{path.string() + ": cannot write"};
-    return Ok{};
+    return Companions{}; // one file holds everything
 }
 
 } // namespace horde::nwn

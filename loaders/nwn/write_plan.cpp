@@ -1,6 +1,7 @@
 #include "nwn/nwn.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <set>
 #include <unordered_map>
@@ -12,8 +13,7 @@
 namespace horde::nwn {
 
 AxisChange toNwnAxes(const Axes& source) {
-    Axes file;
-    file.up = Axes::Up::Z;
+    const Axes file = fileAxes();
     AxisChange c;
     c.axes = glm::inverse(glm::mat3(axesToWorld(file))) * glm::mat3(axesToWorld(source));
     c.units = source.metresPerUnit / file.metresPerUnit;
@@ -120,20 +120,22 @@ glm::vec3 turnNormal(const glm::mat4& space, glm::vec3 normal) {
     return glm::length(n) > 0.0f ? glm::normalize(n) : n;
 }
 
-Result<Plan> planModel(const Model& model, const std::string& name) {
+Result<Plan> planModel(const Model& model, const std::filesystem::path& path) {
+    const std::string name = lower(path.stem().string()).substr(0, kMaxName);
     Plan plan;
     plan.change = toNwnAxes(model.axes);
-    plan.name = name;
+    plan.name = name.empty() ? "model" : name;
     const AxisChange& c = plan.change;
     Draft d;
     PlannedNode root;
-    root.name = name;
+    root.name = plan.name;
     d.nodes.push_back(root);
     for (size_t n = 0; n < model.nodes.size(); ++n) {
         const Node& src = model.nodes[n];
         glm::vec3 s = src.scale;
         if (std::abs(s.x - s.y) > 1e-5f * std::abs(s.x) || std::abs(s.x - s.z) > 1e-5f * std::abs(s.x))
-            return Error{"nwn: node '" + src.name + "' has a non-uniform rest scale, which the format cannot hold"};
+            return Error{path.string() + ": nwn: node '" + src.name +
+                         "' has a non-uniform rest scale, which the format cannot hold"};
         PlannedNode p;
         p.name = src.name;
         p.parent = src.parent < 0 ? 0 : src.parent + 1;
@@ -169,7 +171,7 @@ Result<Plan> planModel(const Model& model, const std::string& name) {
             p.piece = int32_t(id);
             d.nodes.push_back(p);
         }
-    if (Status st = checkNames(d.nodes); !st) return st.error();
+    if (Status st = checkNames(d.nodes); !st) return Error{path.string() + ": " + st.error().message};
     for (size_t i = 1; i < d.nodes.size(); ++i) d.nodes[size_t(d.nodes[i].parent)].children.push_back(uint32_t(i));
 
     // Pre-order: the order the skin's bone table counts nodes in.
@@ -221,6 +223,70 @@ Result<Plan> planModel(const Model& model, const std::string& name) {
         }
     }
     return plan;
+}
+
+namespace {
+// Whether `name` is what pieceNodeName gives `parent` for some k from 1.
+bool isPieceName(const std::string& name, const std::string& parent) {
+    const size_t digits = name.find_last_not_of("0123456789") + 1; // 0 when every character is one
+    size_t k = 0;
+    const char* end = name.data() + name.size();
+    auto [at, failed] = std::from_chars(name.data() + digits, end, k);
+    return failed == std::errc() && at == end && k >= 1 && name == pieceNodeName(parent, k);
+}
+
+bool isIdentity(const Node& n) {
+    return n.translation == glm::vec3(0.0f) && n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) &&
+           n.scale == glm::vec3(1.0f);
+}
+
+std::string describe(const Model& read, const AddedNodes& added) {
+    if (added.root < 0 && added.pieces.empty()) return {};
+    std::string note = "NWN mapping:";
+    if (added.root >= 0)
+        note += " root '" + read.nodes[size_t(added.root)].name + "' (the model's name) added above";
+    if (!added.pieces.empty()) {
+        note += std::string(added.root >= 0 ? "," : "") + " " + std::to_string(added.pieces.size()) +
+                " further mesh piece(s) as child nodes";
+        for (size_t i = 0; i < std::min<size_t>(added.pieces.size(), 4); ++i)
+            note += " '" + read.nodes[added.pieces[i]].name + "'";
+    }
+    return note;
+}
+} // namespace
+
+AddedNodes addedNodes(const Model& source, const Model& read) {
+    AddedNodes c;
+    c.added.assign(read.nodes.size(), false);
+    c.joinPieces = true;
+    std::set<std::string> inSource;
+    for (const Node& n : source.nodes)
+        inSource.insert(n.name);
+    std::vector<int32_t> roots;
+    std::vector<uint32_t> children(read.nodes.size(), 0);
+    for (size_t i = 0; i < read.nodes.size(); ++i) {
+        if (read.nodes[i].parent < 0)
+            roots.push_back(int32_t(i));
+        else
+            ++children[size_t(read.nodes[i].parent)];
+    }
+    // The root planModel adds, named after the file.
+    if (roots.size() == 1 && !inSource.count(read.nodes[size_t(roots[0])].name)) {
+        c.root = roots[0];
+        c.added[size_t(c.root)] = true;
+    }
+    // A node's further pieces: childless, identity, named by pieceNodeName after their parent.
+    for (size_t i = 0; i < read.nodes.size(); ++i) {
+        const Node& n = read.nodes[i];
+        if (n.parent < 0 || inSource.count(n.name) || children[i] != 0 || !isIdentity(n)) continue;
+        const std::string& parent = read.nodes[size_t(n.parent)].name;
+        if (inSource.count(parent) && isPieceName(n.name, parent)) {
+            c.pieces.push_back(uint32_t(i));
+            c.added[i] = true;
+        }
+    }
+    c.note = describe(read, c);
+    return c;
 }
 
 } // namespace horde::nwn

@@ -23,6 +23,10 @@ uint32_t u32At(std::span<const std::byte> bytes, size_t at) {
 }
 } // namespace
 
+Axes fileAxes() {
+    return Axes{.up = Axes::Up::Y, .leftHanded = false, .clockwiseFrontFaces = false, .metresPerUnit = 0.1f};
+}
+
 uint32_t vertexSizeFor(uint16_t mask) {
     uint32_t size = (mask & kPosition) ? 12u : 0u;
     if (mask & kSkin) size += 8;

@@ -11,18 +11,25 @@ namespace {
 bool detect(const std::filesystem::path&, std::span<const std::byte> bytes) {
     return bytes.size() >= 4 && std::memcmp(bytes.data(), "GAWB", 4) == 0;
 }
+
+// A mesh or a skeleton: only the header tells, so a file that cannot be read is taken for a model.
+constexpr FileExtension kExtensions[] = {{".gr2", FileKind::Model}};
 } // namespace
 
 const Format& swtorFormat() {
     static const Format format{
-        "swtor",
-        "Star Wars: The Old Republic GAWB .gr2 (version 4): meshes, and skeletons given with --skeleton",
-        detect,
-        swtor::load,
-        nullptr, // the spec defines no SWTOR animation format; clips of other formats bind by name
-        swtor::write,
-        ".gr2",
-    };
+        .id = "swtor",
+        .description =
+            "Star Wars: The Old Republic GAWB .gr2 (version 4): meshes, and skeletons given with --skeleton",
+        .detect = detect,
+        .readModel = swtor::readModel,
+        .readClips =
+            nullptr, // the spec defines no SWTOR animation format; clips of other formats bind by name
+        .write = swtor::write,
+        .extension = ".gr2",
+        .extensions = kExtensions,
+        .survey = swtor::survey,
+        .folders = {.family = "swtor", .name = "SWTOR", .skeletonFor = swtor::skeletonPathFor}};
     return format;
 }
 

@@ -10,15 +10,6 @@
 
 namespace horde::swtor {
 
-Axes fileAxes() {
-    Axes axes;
-    axes.up = Axes::Up::Y;
-    axes.leftHanded = false;
-    axes.clockwiseFrontFaces = false;
-    axes.metresPerUnit = 0.1f;
-    return axes;
-}
-
 namespace {
 struct SkeletonParts {
     std::vector<Bone> bones;
@@ -147,8 +138,8 @@ class Builder {
 };
 } // namespace
 
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator) {
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator) {
     Model model;
     model.format = "swtor";
     model.axes = fileAxes();

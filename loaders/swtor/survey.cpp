@@ -1,14 +1,16 @@
-// Whether a GAWB file is a skeleton (header type 2) or a mesh, from its validated header.
+// What a GAWB file is: a skeleton (header type 2) or a mesh, from its validated header.
 #include "survey.h"
 #include "swtor/swtor.h"
 
 namespace horde::swtor {
 
-Result<bool> isSkeletonFile(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     Reader r(bytes, path.string());
     Header h = readHeader(r);
     if (!r.ok()) return r.error();
-    return h.type == kTypeSkeleton;
+    FileSurvey s;
+    s.kind = h.type == kTypeSkeleton ? FileKind::Skeleton : FileKind::Mesh;
+    return s;
 }
 
 } // namespace horde::swtor

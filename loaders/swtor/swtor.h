@@ -3,8 +3,9 @@
 // mesh file plus a skeleton file (type 2) given as LoadOptions::skeleton. SWTOR animation files
 // are not read; a model plays clips of any format whose joint names match its bones. The
 // folder's one internal header, in reading order: the GAWB container (file.cpp), the load
-// (load.cpp), the decoders of meshes, their vertices and skeletons (decode_*.cpp), and the
-// writer (write.cpp) with its encoder (write_file.cpp). The entry is format.cpp.
+// (load.cpp), the decoders of meshes, their vertices and skeletons (decode_*.cpp), what a file
+// is without decoding it (survey.cpp), and the writer (write.cpp) with its encoder
+// (write_file.cpp). The entry is format.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -90,6 +91,11 @@ std::string readName(Reader& r, std::string_view field, Budget& copies);
 // does the same: the file's rows are glm's columns, so the floats load in order.
 glm::mat4 readMatrix(Reader& r, std::string_view field);
 
+// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
+// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
+// The reader gives models these axes and the writer converts into them.
+Axes fileAxes();
+
 // Normal and tangent components are bytes: (b - 127) / 127. The writer's rounding to them.
 uint8_t packUnit(float v);
 
@@ -114,8 +120,8 @@ inline float halfToFloat(uint16_t h) {
 // A mesh file (with options.skeleton, whose bones it binds to) or a skeleton file alone:
 // skeleton bones become the nodes, each skinned mesh gets a skin over its own bone list
 // (matched to the skeleton by name), attachments become socket nodes.
-Result<Model> load(const std::filesystem::path& path, std::span<const std::byte> bytes, const LoadOptions& options,
-                   MeshAllocator& allocator);
+Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
+                        const LoadOptions& options, MeshAllocator& allocator);
 
 // ---- Meshes (decode_mesh.cpp, decode_vertices.cpp) ----
 
@@ -177,9 +183,10 @@ struct Attachment {
 std::vector<Bone> readBones(Reader& r, const Header& h);
 std::vector<Attachment> readAttachments(Reader& r, const Header& h);
 
-// Y up; sizes in decimetres (the Slicers' importer scales by 10 to reach metres). Faces wind
-// counter-clockwise in a right-handed frame, as Blender builds them from the file unchanged.
-Axes fileAxes();
+// ---- The survey (survey.cpp) ----
+
+// A mesh or a skeleton, by its header's type (Format::survey).
+Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // ---- The writer (write.cpp, write_file.cpp) ----
 

@@ -49,7 +49,7 @@ Outcome Exercise::run(std::span<const std::byte> bytes) const {
     Outcome out;
     auto load = [&](const std::filesystem::path& path, const LoadOptions& options) {
         MeteredAllocator allocator;
-        Result<Model> model = format_.load(path, bytes, options, allocator);
+        Result<Model> model = format_.readModel(path, bytes, options, allocator);
         out.storageBytes = std::max(out.storageBytes, allocator.bytes);
         if (!model) {
             out.failures.push_back({path.filename().string(), model.error().message});
@@ -68,10 +68,10 @@ Outcome Exercise::run(std::span<const std::byte> bytes) const {
     // The folder commands survey every file before any load (loaders/survey.h).
     (void)surveyFile(input_, bytes);
     if (std::string_view(format_.id) == "emi") (void)surveyFile(input_.parent_path() / "fuzz.animb", bytes);
-    if (format_.loadClips) {
+    if (format_.readClips) {
         Model bind;
         bind.nodes = target_.nodes;
-        Result<std::vector<Clip>> clips = format_.loadClips(input_, bytes, bind);
+        Result<std::vector<Clip>> clips = format_.readClips(input_, bytes, bind);
         if (!clips) out.failures.push_back({input_.filename().string(), clips.error().message});
     }
     return out;

@@ -107,7 +107,7 @@ Result<Model> load(const Bytes& bytes, const horde::test::TempDir& files) {
     LoadOptions options;
     options.skeleton = files.put("crowd.sklb", skeleton());
     HeapMeshAllocator heap;
-    return emiFormat().load("crowd.meshb", bytes.span(), options, heap);
+    return emiFormat().readModel("crowd.meshb", bytes.span(), options, heap);
 }
 
 bool sameBits(glm::vec4 a, glm::vec4 b) { return std::memcmp(&a, &b, sizeof a) == 0; }

@@ -158,7 +158,7 @@ struct TempDir : horde::test::TempDir {
 Result<Model> loadMesh(std::span<const std::byte> bytes, const std::filesystem::path& skeletonFile, MeshAllocator& allocator) {
     LoadOptions options;
     options.skeleton = skeletonFile;
-    return emi().load("mk.meshb", bytes, options, allocator);
+    return emi().readModel("mk.meshb", bytes, options, allocator);
 }
 
 bool near(glm::dvec3 a, glm::dvec3 b, double tolerance) {
@@ -295,7 +295,7 @@ TEST(Emi, AnimationReplacesRestValuesAndPoses) {
 TEST(Emi, LoadsStaticWithoutSkeleton) {
     Bytes m = mesh();
     HeapMeshAllocator heap;
-    Result<Model> model = emi().load("mk.meshb", m.span(), LoadOptions{}, heap);
+    Result<Model> model = emi().readModel("mk.meshb", m.span(), LoadOptions{}, heap);
     ASSERT_TRUE(model) << model.error().message;
     ASSERT_EQ(model->nodes.size(), 1u);
     EXPECT_FALSE(model->meshes[0].skinned());
@@ -308,13 +308,13 @@ TEST(Emi, HonoursVertexFormats) {
     HeapMeshAllocator heap;
     // 18: no normals stored; they come from the faces (counter-clockwise in the xy plane: +z).
     Bytes noNormals = mesh(nullptr, 18, false);
-    Result<Model> a = emi().load("mk.meshb", noNormals.span(), LoadOptions{}, heap);
+    Result<Model> a = emi().readModel("mk.meshb", noNormals.span(), LoadOptions{}, heap);
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_EQ(a->meshes[0].arrays().normals[0], glm::vec3(0, 0, 1));
     EXPECT_EQ(a->meshes[0].arrays().uv0[1], glm::vec2(1, 0));
     // 3: no texture coordinates.
     Bytes noUvs = mesh(nullptr, 3, false);
-    Result<Model> b = emi().load("mk.meshb", noUvs.span(), LoadOptions{}, heap);
+    Result<Model> b = emi().readModel("mk.meshb", noUvs.span(), LoadOptions{}, heap);
     ASSERT_TRUE(b) << b.error().message;
     EXPECT_EQ(b->meshes[0].layout().uvSets, 0u);
     EXPECT_EQ(b->meshes[0].arrays().normals[0], glm::vec3(0, 0, 1));
@@ -343,11 +343,11 @@ TEST(Emi, KeepsFourStrongestInfluencesAndSaysSo) {
 TEST(Emi, LoadsSkeletonAloneAndRefusesAnimationAsModel) {
     Bytes s = skeleton(), a = anim();
     HeapMeshAllocator heap;
-    Result<Model> skeletonOnly = emi().load("mk.sklb", s.span(), LoadOptions{}, heap);
+    Result<Model> skeletonOnly = emi().readModel("mk.sklb", s.span(), LoadOptions{}, heap);
     ASSERT_TRUE(skeletonOnly) << skeletonOnly.error().message;
     EXPECT_EQ(skeletonOnly->nodes.size(), 2u);
     EXPECT_TRUE(skeletonOnly->meshes.empty());
-    Result<Model> clip = emi().load("walk.animb", a.span(), LoadOptions{}, heap);
+    Result<Model> clip = emi().readModel("walk.animb", a.span(), LoadOptions{}, heap);
     ASSERT_FALSE(clip);
     EXPECT_NE(clip.error().message.find("--anim"), std::string::npos);
 }
@@ -364,7 +364,7 @@ TEST(Emi, AnEmptyMeshLoadsEmpty) {
     b.u32(1).u32(0).u32(0).u32(0); // one face group: flags, no texture, no indices
     b.u32(0);               // no bones
     HeapMeshAllocator heap;
-    Result<Model> m = emi().load("void.meshb", b.span(), LoadOptions{}, heap);
+    Result<Model> m = emi().readModel("void.meshb", b.span(), LoadOptions{}, heap);
     ASSERT_TRUE(m) << m.error().message;
     ASSERT_EQ(m->meshes.size(), 1u);
     EXPECT_EQ(m->meshes[0].vertexCount(), 0u);
@@ -383,7 +383,7 @@ TEST(Emi, EveryTruncationFailsCleanly) {
     }
     EXPECT_EQ(counting.calls, 0) << "a truncated mesh is caught before its storage is allocated";
     for (const auto& cut : test::truncations(s.span())) {
-        Result<Model> model = emi().load("mk.sklb", cut, LoadOptions{}, counting);
+        Result<Model> model = emi().readModel("mk.sklb", cut, LoadOptions{}, counting);
         ASSERT_FALSE(model) << "skeleton prefix of " << cut.size() << " bytes loaded";
         EXPECT_EQ(model.error().message.rfind("mk.sklb: offset ", 0), 0u) << model.error().message;
     }
@@ -391,7 +391,7 @@ TEST(Emi, EveryTruncationFailsCleanly) {
     Result<Model> target = loadMesh(m.span(), sklb, heap);
     ASSERT_TRUE(target);
     for (const auto& cut : test::truncations(a.span())) {
-        Result<std::vector<Clip>> clips = emi().loadClips("walk.animb", cut, *target);
+        Result<std::vector<Clip>> clips = emi().readClips("walk.animb", cut, *target);
         ASSERT_FALSE(clips) << "animation prefix of " << cut.size() << " bytes loaded";
         EXPECT_EQ(clips.error().message.rfind("walk.animb: offset ", 0), 0u) << clips.error().message;
     }
@@ -444,7 +444,7 @@ TEST(Emi, CorruptedFieldsFailNamingTheField) {
     {
         Bytes s = skeleton();
         s.patch32(sat.armParent, 0x626f6e); // "nob"
-        Result<Model> model = emi().load("mk.sklb", s.span(), LoadOptions{}, heap);
+        Result<Model> model = emi().readModel("mk.sklb", s.span(), LoadOptions{}, heap);
         ASSERT_FALSE(model);
         EXPECT_NE(model.error().message.find("joint parent: 'nob' is not a joint named before 'arm'"), std::string::npos)
             << model.error().message;
@@ -452,7 +452,7 @@ TEST(Emi, CorruptedFieldsFailNamingTheField) {
     {
         Bytes s = skeleton();
         for (size_t k = 0; k < 4; ++k) s.patch32(sat.armRotation + 4 * k, 0);
-        Result<Model> model = emi().load("mk.sklb", s.span(), LoadOptions{}, heap);
+        Result<Model> model = emi().readModel("mk.sklb", s.span(), LoadOptions{}, heap);
         ASSERT_FALSE(model);
         EXPECT_NE(model.error().message.find("offset " + std::to_string(sat.armRotation) + " "), std::string::npos);
         EXPECT_NE(model.error().message.find("joint rotation"), std::string::npos) << model.error().message;
@@ -467,7 +467,7 @@ TEST(Emi, CorruptedFieldsFailNamingTheField) {
                                           {aat.secondTime, 0xBF800000u /* -1.0f */, "key time"}}) {
         Bytes b = anim();
         b.patch32(c.offset, c.value);
-        Result<std::vector<Clip>> clips = emi().loadClips("walk.animb", b.span(), *target);
+        Result<std::vector<Clip>> clips = emi().readClips("walk.animb", b.span(), *target);
         ASSERT_FALSE(clips) << c.field;
         EXPECT_NE(clips.error().message.find("offset " + std::to_string(c.offset) + " "), std::string::npos)
             << clips.error().message;
@@ -495,7 +495,7 @@ TEST(Emi, ForgedCountsFailBeforeAllocating) {
     Bytes s = skeleton();
     s.patch32(0, 0x7FFFFFFF);
     HeapMeshAllocator heap;
-    Result<Model> skeletonModel = emi().load("mk.sklb", s.span(), LoadOptions{}, heap);
+    Result<Model> skeletonModel = emi().readModel("mk.sklb", s.span(), LoadOptions{}, heap);
     ASSERT_FALSE(skeletonModel);
     EXPECT_NE(skeletonModel.error().message.find("joint count: count 2147483647"), std::string::npos);
 
@@ -508,7 +508,7 @@ TEST(Emi, ForgedCountsFailBeforeAllocating) {
                                                                           {aat.keyCount, "key count"}}) {
         Bytes b = anim();
         b.patch32(offset, 0xFFFFFFF0u);
-        Result<std::vector<Clip>> clips = emi().loadClips("walk.animb", b.span(), *target);
+        Result<std::vector<Clip>> clips = emi().readClips("walk.animb", b.span(), *target);
         ASSERT_FALSE(clips);
         EXPECT_NE(clips.error().message.find(field + ": count 4294967280"), std::string::npos) << clips.error().message;
     }
@@ -629,7 +629,7 @@ TEST(Emi, RejectsAJointThatIsItsOwnParent) {
     Bytes s = skeleton(&at);
     s.patch32(at.armParent, 0x6d7261); // "arm"
     HeapMeshAllocator heap;
-    Result<Model> model = emi().load("mk.sklb", s.span(), LoadOptions{}, heap);
+    Result<Model> model = emi().readModel("mk.sklb", s.span(), LoadOptions{}, heap);
     ASSERT_FALSE(model);
     EXPECT_NE(model.error().message.find("joint parent: 'arm' is not a joint named before 'arm'"), std::string::npos)
         << model.error().message;

@@ -116,7 +116,7 @@ std::vector<std::byte> glb(const json& doc, const Bytes& bin) {
 }
 
 Result<Model> decode(std::span<const std::byte> bytes, HeapMeshAllocator& allocator) {
-    Result<Model> model = gltfFormat().load("test.glb", bytes, LoadOptions{}, allocator);
+    Result<Model> model = gltfFormat().readModel("test.glb", bytes, LoadOptions{}, allocator);
     if (!model) return model;
     finalizeMeshes(*model);
     if (Status st = validateModel(*model); !st) return st.error();
@@ -531,7 +531,8 @@ TEST(Gltf, ForgedHugeCountsFailBeforeAllocating) {
     for (auto [doc, error] : {std::pair<const json&, const char*>{huge, "POSITION: accessor 0 count 2147483647 runs past its bufferView"},
                               {zeros, "POSITION: accessor 0 has no bufferView (30000000 zeros)"}}) {
         test::CountingAllocator counting;
-        Result<Model> model = gltfFormat().load("test.glb", glb(doc, binChunk()), LoadOptions{}, counting);
+        Result<Model> model =
+            gltfFormat().readModel("test.glb", glb(doc, binChunk()), LoadOptions{}, counting);
         ASSERT_FALSE(model) << error;
         EXPECT_NE(model.error().message.find(error), std::string::npos) << model.error().message;
         EXPECT_EQ(counting.calls, 0) << error;
@@ -546,7 +547,7 @@ TEST(Gltf, ReusedMeshesStayWithinTheStorageBound) {
         doc["nodes"].push_back({{"mesh", 0}});
     }
     test::CountingAllocator small;
-    Result<Model> model = gltfFormat().load("test.glb", glb(doc, binChunk()), LoadOptions{}, small);
+    Result<Model> model = gltfFormat().readModel("test.glb", glb(doc, binChunk()), LoadOptions{}, small);
     ASSERT_TRUE(model) << "a triangle per placement is within the bound: " << model.error().message;
     EXPECT_EQ(small.calls, 5001);
 
@@ -562,7 +563,7 @@ TEST(Gltf, ReusedMeshesStayWithinTheStorageBound) {
     big["meshes"][0]["primitives"] = {{{"attributes", {{"POSITION", 0}}}}};
     std::vector<std::byte> bytes = glb(big, bin);
     test::CountingAllocator bounded;
-    model = gltfFormat().load("test.glb", bytes, LoadOptions{}, bounded);
+    model = gltfFormat().readModel("test.glb", bytes, LoadOptions{}, bounded);
     ASSERT_FALSE(model);
     EXPECT_NE(model.error().message.find("more bytes of mesh storage would pass 128 per byte of the file"), std::string::npos)
         << model.error().message;
@@ -592,7 +593,7 @@ TEST(Gltf, ChannelsSharingASamplerStayWithinTheKeyBound) {
         anim["channels"].push_back({{"sampler", 0}, {"target", {{"node", 0}, {"path", "translation"}}}});
     std::vector<std::byte> bytes = glb(doc, bin);
     HeapMeshAllocator heap;
-    Result<Model> model = gltfFormat().load("test.glb", bytes, LoadOptions{}, heap);
+    Result<Model> model = gltfFormat().readModel("test.glb", bytes, LoadOptions{}, heap);
     ASSERT_FALSE(model);
     EXPECT_NE(model.error().message.find("test.glb: animation 0 'move' channel"), std::string::npos) << model.error().message;
     EXPECT_NE(model.error().message.find("more bytes of keys would pass 128 per byte of the file"), std::string::npos)

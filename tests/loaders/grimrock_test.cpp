@@ -128,7 +128,7 @@ Bytes walkAnimation(size_t* numItemsAt = nullptr, size_t* numKeysAt = nullptr,
 }
 
 Result<Model> loadBytes(const Bytes& b, MeshAllocator& allocator, const std::string& name = "t.model") {
-    return grimrock().load(name, b.span(), LoadOptions{}, allocator);
+    return grimrock().readModel(name, b.span(), LoadOptions{}, allocator);
 }
 
 std::string loadError(const Bytes& b, CountingAllocator* counting = nullptr) {
@@ -300,7 +300,7 @@ TEST(Grimrock, DecodesAnimationAndBindsByName) {
     Result<Model> m = loadBytes(skinnedModel(), allocator);
     ASSERT_TRUE(m);
     Bytes anim = walkAnimation();
-    Result<std::vector<Clip>> clips = grimrock().loadClips("walk.animation", anim.span(), *m);
+    Result<std::vector<Clip>> clips = grimrock().readClips("walk.animation", anim.span(), *m);
     ASSERT_TRUE(clips) << clips.error().message;
     ASSERT_EQ(clips->size(), 1u);
     const Clip& clip = (*clips)[0];
@@ -366,7 +366,7 @@ TEST(Grimrock, AnimationBoundToARightHandedModelMovesIntoItsAxes) {
     str(b, "bone");
     b.i32(1);
     vec3(b, 1, 2, 3).f32(s).f32(0).f32(0).f32(s).f32(1).f32(2).f32(3);
-    Result<std::vector<Clip>> clips = grimrock().loadClips("turn.animation", b.span(), target);
+    Result<std::vector<Clip>> clips = grimrock().readClips("turn.animation", b.span(), target);
     ASSERT_TRUE(clips) << clips.error().message;
     const Clip& clip = (*clips)[0];
     ASSERT_EQ(clip.channels.size(), 3u);
@@ -386,7 +386,7 @@ TEST(Grimrock, RejectsAnimationAsModelAndModelAsAnimation) {
     Result<Model> model = loadBytes(skinnedModel(), allocator);
     ASSERT_TRUE(model);
     Bytes bytes = skinnedModel();
-    Result<std::vector<Clip>> clips = grimrock().loadClips("t.model", bytes.span(), *model);
+    Result<std::vector<Clip>> clips = grimrock().readClips("t.model", bytes.span(), *model);
     ASSERT_FALSE(clips);
     EXPECT_NE(clips.error().message.find("magic"), std::string::npos);
 }
@@ -414,7 +414,7 @@ TEST(Grimrock, EveryTruncationFailsCleanly) {
     Bytes model = skinnedModel();
     for (const auto& cut : test::truncations(model.span())) {
         HeapMeshAllocator allocator;
-        Result<Model> m = grimrock().load("cut.model", cut, LoadOptions{}, allocator);
+        Result<Model> m = grimrock().readModel("cut.model", cut, LoadOptions{}, allocator);
         ASSERT_FALSE(m) << "prefix of " << cut.size() << " bytes loaded";
         EXPECT_EQ(m.error().message.rfind("cut.model: offset ", 0), 0u) << m.error().message;
     }
@@ -423,7 +423,7 @@ TEST(Grimrock, EveryTruncationFailsCleanly) {
         HeapMeshAllocator allocator;
         Result<Model> target = loadBytes(model, allocator);
         ASSERT_TRUE(target);
-        Result<std::vector<Clip>> clips = grimrock().loadClips("cut.animation", cut, *target);
+        Result<std::vector<Clip>> clips = grimrock().readClips("cut.animation", cut, *target);
         ASSERT_FALSE(clips) << "prefix of " << cut.size() << " bytes loaded";
         EXPECT_EQ(clips.error().message.rfind("cut.animation: offset ", 0), 0u) << clips.error().message;
     }
@@ -468,7 +468,8 @@ TEST(Grimrock, ForgedCountsFailBeforeAllocating) {
     Result<Model> target = loadBytes(b, heap);
     ASSERT_TRUE(target);
     for (auto [offset, field] : {std::pair<size_t, const char*>{itemsAt, "numItems"}, {keysAt, "items[0].keys"}}) {
-        Result<std::vector<Clip>> clips = grimrock().loadClips("a.animation", patched(anim, offset, 0x7fffffffu).span(), *target);
+        Result<std::vector<Clip>> clips =
+            grimrock().readClips("a.animation", patched(anim, offset, 0x7fffffffu).span(), *target);
         ASSERT_FALSE(clips);
         EXPECT_NE(clips.error().message.find(field), std::string::npos) << clips.error().message;
         EXPECT_NE(clips.error().message.find("does not fit"), std::string::npos) << clips.error().message;
@@ -558,12 +559,12 @@ TEST(Grimrock, RandomCorruptionNeverCrashes) {
             a[next() % a.size()] = std::byte(next() >> 24);
         }
         HeapMeshAllocator allocator;
-        Result<Model> loaded = grimrock().load("c.model", m, LoadOptions{}, allocator);
+        Result<Model> loaded = grimrock().readModel("c.model", m, LoadOptions{}, allocator);
         if (!loaded) {
             EXPECT_EQ(loaded.error().message.rfind("c.model: offset ", 0), 0u) << loaded.error().message;
             continue;
         }
-        Result<std::vector<Clip>> clips = grimrock().loadClips("c.animation", a, *loaded);
+        Result<std::vector<Clip>> clips = grimrock().readClips("c.animation", a, *loaded);
         if (!clips) {
             EXPECT_EQ(clips.error().message.rfind("c.animation: offset ", 0), 0u) << clips.error().message;
         }

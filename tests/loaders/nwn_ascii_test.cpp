@@ -31,7 +31,7 @@ std::span<const std::byte> bytesOf(const std::string& text) {
 
 Result<Model> parse(const std::string& text, HeapMeshAllocator& allocator,
                     const std::string& name = "tiny.mdl") {
-    Result<Model> model = nwnAsciiFormat().load(name, bytesOf(text), {}, allocator);
+    Result<Model> model = nwnAsciiFormat().readModel(name, bytesOf(text), {}, allocator);
     if (model) finalizeMeshes(*model);
     return model;
 }
@@ -446,7 +446,8 @@ TEST(NwnAscii, EveryTruncationFailsCleanly) {
             // Each cut in its own allocation, so the address sanitizer sees a read past its end.
             std::vector<char> copy(text.begin(), text.begin() + std::ptrdiff_t(cut));
             HeapMeshAllocator allocator;
-            Result<Model> model = nwnAsciiFormat().load(name, std::as_bytes(std::span(copy)), {}, allocator);
+            Result<Model> model =
+                nwnAsciiFormat().readModel(name, std::as_bytes(std::span(copy)), {}, allocator);
             EXPECT_FALSE(model) << cut << " bytes of " << name << " loaded";
             if (!model && cut > 0) { // an empty file is not text: the binary header is missing
                 EXPECT_EQ(model.error().message.rfind(std::string(name) + ": line ", 0), 0u)

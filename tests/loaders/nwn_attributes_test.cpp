@@ -82,7 +82,8 @@ std::string read(const std::filesystem::path& path) {
 }
 
 Result<Model> parse(const std::string& text, HeapMeshAllocator& allocator) {
-    return nwnAsciiFormat().load("dang.mdl", std::as_bytes(std::span(text.data(), text.size())), {}, allocator);
+    return nwnAsciiFormat().readModel("dang.mdl", std::as_bytes(std::span(text.data(), text.size())), {},
+                                      allocator);
 }
 
 Result<Model> saveAndLoad(const std::filesystem::path& path, const std::string& text, HeapMeshAllocator& allocator) {
@@ -359,7 +360,7 @@ TEST(NwnAttributes, BinaryDanglyAndColourBytesSitWhereTheLayoutSays) {
     std::memcpy(patched.data() + model + constraints + 4, &seven, 4);
     patched[raw + colours + 4 * 4 + 1] = char(0);
     auto bytesOf = [](const std::string& s) { return std::as_bytes(std::span(s.data(), s.size())); };
-    Result<Model> edited = nwnFormat().load("edited.mdl", bytesOf(patched), {}, allocator);
+    Result<Model> edited = nwnFormat().readModel("edited.mdl", bytesOf(patched), {}, allocator);
     ASSERT_TRUE(edited) << edited.error().message;
     EXPECT_EQ(edited->meshes[0].dangly->constraints[1], 7.0f);
     EXPECT_EQ(edited->meshes[0].arrays().colors[4], glm::vec4(51 / 255.0f, 0, 1, 1));
@@ -367,7 +368,7 @@ TEST(NwnAttributes, BinaryDanglyAndColourBytesSitWhereTheLayoutSays) {
     std::string lying = bytes;
     const uint32_t four = 4;
     std::memcpy(lying.data() + node + 0x274, &four, 4);
-    Result<Model> bad = nwnFormat().load("lying.mdl", bytesOf(lying), {}, allocator);
+    Result<Model> bad = nwnFormat().readModel("lying.mdl", bytesOf(lying), {}, allocator);
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().message.find("offset " + std::to_string(node + 0x274)), std::string::npos)
         << bad.error().message;

@@ -142,7 +142,7 @@ Bytes tinyModel() {
 }
 
 Result<Model> load(std::span<const std::byte> bytes, HeapMeshAllocator& allocator, const LoadOptions& options = {}) {
-    Result<Model> model = mdlFormat().load("tiny.mdl", bytes, options, allocator);
+    Result<Model> model = mdlFormat().readModel("tiny.mdl", bytes, options, allocator);
     if (model) finalizeMeshes(*model);
     return model;
 }
@@ -576,7 +576,8 @@ TEST(Nwn, ForgedHugeCountsFailBeforeAllocating) {
                             Forged{kTri + 0x60 + 4, 0x20000000, "controller data: count 536870912 does not fit"},
                             Forged{kTri + 0x230, 0x0001FFFF, "mesh vertices: count 65535 does not fit in the raw data"}}) {
         test::CountingAllocator counting;
-        Result<Model> model = mdlFormat().load("tiny.mdl", patched(b, f.offset, f.value), LoadOptions{}, counting);
+        Result<Model> model =
+            mdlFormat().readModel("tiny.mdl", patched(b, f.offset, f.value), LoadOptions{}, counting);
         ASSERT_FALSE(model) << f.error;
         EXPECT_NE(model.error().message.find(f.error), std::string::npos) << model.error().message;
         EXPECT_EQ(counting.calls, 0) << f.error;

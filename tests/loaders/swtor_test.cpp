@@ -236,7 +236,7 @@ void writeFiles(Files& f, const Bytes& mesh, const Bytes* skeleton) {
 Result<Model> loadBytes(std::span<const std::byte> bytes, const std::filesystem::path& skeleton, MeshAllocator& allocator) {
     LoadOptions options;
     options.skeleton = skeleton;
-    return swtorFormat().load("body.gr2", bytes, options, allocator);
+    return swtorFormat().readModel("body.gr2", bytes, options, allocator);
 }
 
 std::string loadError(std::span<const std::byte> bytes, const std::filesystem::path& skeleton = {}) {
@@ -398,7 +398,7 @@ TEST(Swtor, SkinnedMeshWithoutSkeletonLoadsStaticWithAWarning) {
 TEST(Swtor, ASkeletonFileAloneLoadsItsBones) {
     Bytes skeleton = skeletonFile();
     HeapMeshAllocator heap;
-    Result<Model> m = swtorFormat().load("s.gr2", skeleton.span(), LoadOptions{}, heap);
+    Result<Model> m = swtorFormat().readModel("s.gr2", skeleton.span(), LoadOptions{}, heap);
     ASSERT_TRUE(m) << m.error().message;
     EXPECT_EQ(m->nodes.size(), 3u);
     EXPECT_TRUE(m->meshes.empty());

@@ -1,4 +1,4 @@
-// horde validate's texture check (app/validate_textures.*): materials compared slot by slot by a
+// horde validate's texture check (app/validate/validate_textures.*): materials compared slot by slot by a
 // hash of their decoded base level, so a BC1 texture and the PNG texels a .glb carries for it are
 // the same, and one changed texel is not.
 #include <gtest/gtest.h>

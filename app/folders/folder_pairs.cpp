@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
-#include "jobs.h"
 #include "loader.h"
+#include "thread_pool.h"
 
 namespace horde {
 
@@ -16,13 +17,14 @@ std::string lower(std::string s) {
     return s;
 }
 
-// nwn and nwn-ascii are one family: a chain may mix them.
-std::string family(const FolderFile& f) {
-    return f.survey.formatId == "nwn-ascii" ? "nwn" : f.survey.formatId;
+// The pairing rule of a file that was read, null for one that was not or that no format holds.
+const FolderRule* ruleOf(const FolderFile& f) {
+    return f.error.empty() && f.survey.format ? &f.survey.format->folders : nullptr;
 }
 
-bool usable(const FolderFile& f, const char* fam, FileKind kind) {
-    return f.error.empty() && f.survey.kind == kind && family(f) == fam;
+bool usable(const FolderFile& f, std::string_view family, FileKind kind) {
+    const FolderRule* rule = ruleOf(f);
+    return rule && f.survey.kind == kind && family == rule->family;
 }
 
 std::string list(const Folder& folder, const std::vector<size_t>& indices) {
@@ -35,8 +37,8 @@ std::string list(const Folder& folder, const std::vector<size_t>& indices) {
 
 using Names = std::unordered_set<std::string>;
 
-// Node names of Grimrock models (as written) and EMI skeletons (lower case: EMI ignores case),
-// and which EMI and SWTOR meshes carry bone weights their own file cannot bind.
+// Node names of the models and skeletons animations are matched against (lower case where the
+// rule ignores case), and which meshes carry bone weights their own file cannot bind.
 struct Loaded {
     std::vector<Names> nodes;
     std::vector<char> needsSkeleton;
@@ -49,15 +51,19 @@ Loaded loadWhatRulesNeed(const Folder& folder, unsigned jobs) {
         files.size(), jobs,
         [&](size_t i) {
             const FolderFile& f = files[i];
-            const bool grimrockModel = usable(f, "grimrock", FileKind::Model),
-                       emiSkeleton = usable(f, "emi", FileKind::Skeleton);
-            const bool mesh = usable(f, "emi", FileKind::Mesh) || usable(f, "swtor", FileKind::Mesh);
-            if (!grimrockModel && !emiSkeleton && !mesh) return;
+            const FolderRule* rule = ruleOf(f);
+            if (!rule) return;
+            using Animations = FolderRule::Animations;
+            const bool keyedModel =
+                           f.survey.kind == FileKind::Model && rule->animations == Animations::ModelNodes,
+                       keyedSkeleton = f.survey.kind == FileKind::Skeleton &&
+                                       rule->animations == Animations::SkeletonNodes;
+            if (!keyedModel && !keyedSkeleton && f.survey.kind != FileKind::Mesh) return;
             HeapMeshAllocator allocator;
             Result<Model> model = loadModel(f.path, {}, allocator);
             if (!model) return; // the model's own record reports it
             for (const Node& n : model->nodes)
-                loaded.nodes[i].insert(emiSkeleton ? lower(n.name) : n.name);
+                loaded.nodes[i].insert(rule->ignoreCase ? lower(n.name) : n.name);
             // The loaders' words for a mesh loaded static because its skeleton was not given.
             for (const std::string& w : model->warnings)
                 if (w.find("no skeleton was given") != std::string::npos ||
@@ -73,44 +79,63 @@ bool keysAll(const std::vector<std::string>& keyed, const Names& nodes, bool ign
                        [&](const std::string& n) { return nodes.count(ignoreCase ? lower(n) : n) > 0; });
 }
 
-void pairGrimrockAnimations(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
+// The rule of an animation file whose family pairs animations by `by`; null for any other file.
+const FolderRule* animationRule(const FolderFile& f, FolderRule::Animations by) {
+    const FolderRule* rule = ruleOf(f);
+    return rule && f.survey.kind == FileKind::Animation && rule->animations == by ? rule : nullptr;
+}
+
+// An animation goes with every model of its family that has each node it keys.
+void pairAnimationsWithModels(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     for (size_t a = 0; a < files.size(); ++a) {
-        if (!usable(files[a], "grimrock", FileKind::Animation)) continue;
+        const FolderRule* rule = animationRule(files[a], FolderRule::Animations::ModelNodes);
+        if (!rule) continue;
         const std::vector<std::string>& keyed = files[a].survey.names;
         if (keyed.empty()) {
             out[a].notes.push_back("keys no node, so no model can play it");
             continue;
         }
         for (size_t m = 0; m < files.size(); ++m)
-            if (usable(files[m], "grimrock", FileKind::Model) && !loaded.nodes[m].empty() &&
-                keysAll(keyed, loaded.nodes[m], false)) {
+            if (usable(files[m], rule->family, FileKind::Model) && !loaded.nodes[m].empty() &&
+                keysAll(keyed, loaded.nodes[m], rule->ignoreCase)) {
                 out[m].anims.push_back(a);
                 out[a].users.push_back(m);
             }
         if (out[a].users.empty())
-            out[a].notes.push_back("fits no model: no Grimrock model in the folder has all " +
-                                   std::to_string(keyed.size()) + " nodes it keys (the first is '" +
-                                   keyed.front() + "')");
+            out[a].notes.push_back("fits no model: no " + std::string(rule->name) +
+                                   " model in the folder has all " + std::to_string(keyed.size()) +
+                                   " nodes it keys (the first is '" + keyed.front() + "')");
     }
+}
+
+// The rule by which a file takes its place in chains of supermodels: a model of a family that
+// has them, or a file such a family claims that could not be read (its load reports it).
+const FolderRule* chainRule(const FolderFile& f) {
+    if (f.error.empty()) {
+        const FolderRule* rule = ruleOf(f);
+        return rule && rule->supermodels && f.survey.kind == FileKind::Model ? rule : nullptr;
+    }
+    const Format* claimed = claimOf(f.path).format;
+    return claimed && claimed->folders.supermodels ? &claimed->folders : nullptr;
 }
 
 // Each link of the chain: the file named after it beside the model (where the loader looks
 // first), else the one such file in the folder; several elsewhere is ambiguous.
-void pairNwnSupermodels(const Folder& folder, std::vector<FilePairs>& out) {
+void pairSupermodels(const Folder& folder, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
-    std::map<std::string, std::vector<size_t>> byName;
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> byName; // (family, lower-case stem)
     for (size_t i = 0; i < files.size(); ++i)
-        if (usable(files[i], "nwn", FileKind::Model) ||
-            (!files[i].error.empty() && lower(files[i].path.extension().string()) == ".mdl"))
-            byName[lower(files[i].path.stem().string())].push_back(i);
+        if (const FolderRule* rule = chainRule(files[i]))
+            byName[{rule->family, lower(files[i].path.stem().string())}].push_back(i);
     for (size_t m = 0; m < files.size(); ++m) {
-        if (!usable(files[m], "nwn", FileKind::Model)) continue;
+        const FolderRule* rule = chainRule(files[m]);
+        if (!rule || !files[m].error.empty()) continue;
         std::set<size_t> seen{m};
         const FolderFile* link = &files[m];
         while (!link->survey.names.empty() && link->error.empty()) {
             const std::string& name = link->survey.names.front();
-            auto found = byName.find(lower(name));
+            auto found = byName.find({rule->family, lower(name)});
             if (found == byName.end()) {
                 out[m].notes.push_back("supermodel '" + name + "' is not in the folder");
                 break;
@@ -133,15 +158,16 @@ void pairNwnSupermodels(const Folder& folder, std::vector<FilePairs>& out) {
     }
 }
 
-// The skeleton named as the writers name it (EMI mk.sklb for mk.meshb, SWTOR body_skeleton.gr2
-// for body.gr2) if it fits; else the one skeleton in the folder that fits.
+// The skeleton named as the format's writer names it (FolderRule::skeletonFor: EMI mk.sklb for
+// mk.meshb, SWTOR body_skeleton.gr2 for body.gr2) if it fits; else the one skeleton of the
+// family that fits.
 void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     parallelFor(
         files.size(), jobs,
         [&](size_t m) {
             if (!loaded.needsSkeleton[m]) return;
-            const std::string fam = family(files[m]);
+            const FolderRule& rule = *ruleOf(files[m]);
             auto fits = [&](size_t s) {
                 LoadOptions options;
                 options.skeleton = files[s].path;
@@ -153,11 +179,12 @@ void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, st
                 });
             };
             const std::string named =
-                lower(files[m].path.stem().string() + (fam == "swtor" ? "_skeleton" : ""));
+                rule.skeletonFor ? lower(rule.skeletonFor(files[m].path).stem().string()) : "";
             std::vector<size_t> others;
             for (size_t s = 0; s < files.size(); ++s) {
-                if (!usable(files[s], fam.c_str(), FileKind::Skeleton)) continue;
-                bool preferred = files[s].path.parent_path() == files[m].path.parent_path() &&
+                if (!usable(files[s], rule.family, FileKind::Skeleton)) continue;
+                bool preferred = rule.skeletonFor &&
+                                 files[s].path.parent_path() == files[m].path.parent_path() &&
                                  lower(files[s].path.stem().string()) == named;
                 if (preferred && fits(s)) {
                     out[m].skeleton = int(s);
@@ -182,17 +209,18 @@ void pairSkeletons(const Folder& folder, const Loaded& loaded, unsigned jobs, st
         if (out[m].skeleton >= 0) out[size_t(out[m].skeleton)].users.push_back(m);
 }
 
-// An EMI animation goes with every mesh whose skeleton has each bone it keys.
-void pairEmiAnimations(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
+// An animation goes with every mesh of its family whose paired skeleton has each bone it keys.
+void pairAnimationsWithSkeletons(const Folder& folder, const Loaded& loaded, std::vector<FilePairs>& out) {
     const std::vector<FolderFile>& files = folder.files;
     for (size_t a = 0; a < files.size(); ++a) {
-        if (!usable(files[a], "emi", FileKind::Animation)) continue;
+        const FolderRule* rule = animationRule(files[a], FolderRule::Animations::SkeletonNodes);
+        if (!rule) continue;
         const std::vector<std::string>& keyed = files[a].survey.names;
         bool fitsSkeleton = false;
         for (size_t m = 0; m < files.size(); ++m) {
             int s = out[m].skeleton;
-            if (s < 0 || !usable(files[m], "emi", FileKind::Mesh) || keyed.empty()) continue;
-            if (!keysAll(keyed, loaded.nodes[size_t(s)], true)) continue;
+            if (s < 0 || !usable(files[m], rule->family, FileKind::Mesh) || keyed.empty()) continue;
+            if (!keysAll(keyed, loaded.nodes[size_t(s)], rule->ignoreCase)) continue;
             fitsSkeleton = true;
             out[m].anims.push_back(a);
             out[a].users.push_back(m);
@@ -210,32 +238,15 @@ void pairEmiAnimations(const Folder& folder, const Loaded& loaded, std::vector<F
 std::vector<FilePairs> pairFolder(const Folder& folder, unsigned jobs) {
     std::vector<FilePairs> out(folder.files.size());
     Loaded loaded = loadWhatRulesNeed(folder, jobs);
-    pairGrimrockAnimations(folder, loaded, out);
-    pairNwnSupermodels(folder, out);
+    pairAnimationsWithModels(folder, loaded, out);
+    pairSupermodels(folder, out);
     pairSkeletons(folder, loaded, jobs, out);
-    pairEmiAnimations(folder, loaded, out);
+    pairAnimationsWithSkeletons(folder, loaded, out);
     for (size_t i = 0; i < folder.files.size(); ++i)
         if (folder.files[i].error.empty() && folder.files[i].survey.kind == FileKind::Skeleton &&
             out[i].users.empty())
             out[i].notes.push_back("no mesh in the folder pairs with it");
     return out;
-}
-
-ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index) {
-    const FolderFile& f = folder.files[index];
-    const FilePairs& p = pairs[index];
-    ModelInput input;
-    input.model = f.path.string();
-    if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
-    for (size_t a : p.anims)
-        input.anims.push_back(folder.files[a].path.string());
-    for (size_t s : p.supermodels) {
-        std::string dir = folder.files[s].path.parent_path().string();
-        if (folder.files[s].path.parent_path() != f.path.parent_path() &&
-            std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
-            input.searchPaths.push_back(dir);
-    }
-    return input;
 }
 
 } // namespace horde

@@ -8,7 +8,7 @@
 
 #include "anim/reference.h"
 #include "crowd/view.h"
-#include "validate_nwn.h"
+#include "loader.h"
 
 namespace horde {
 
@@ -36,37 +36,19 @@ struct Findings {
     }
 };
 
-// The EMI reader's own node: the format has no node for a mesh, so the reader places each mesh
-// on an identity root named after it (docs/formats/emi.md, "Nodes"). B's such node that A lacks,
-// childless; -1 when there is none.
-int32_t emiMeshRoot(const Model& a, const Model& b) {
-    if (b.format != "emi") return -1;
-    for (const Mesh& mesh : b.meshes) {
-        const Node& n = b.nodes[mesh.node];
-        const bool identity = n.parent < 0 && n.translation == glm::vec3(0.0f) &&
-                              n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) && n.scale == glm::vec3(1.0f);
-        const bool inA =
-            std::any_of(a.nodes.begin(), a.nodes.end(), [&](const Node& x) { return x.name == n.name; });
-        const bool childless = std::none_of(b.nodes.begin(), b.nodes.end(),
-                                            [&](const Node& x) { return x.parent == int32_t(mesh.node); });
-        if (identity && !inA && childless && n.name == mesh.name) return int32_t(mesh.node);
-    }
-    return -1;
-}
-
 Check hierarchy(const Model& a, const Model& b) {
     Findings f;
-    const NwnChanges nwn = nwnChanges(a, b);
-    std::vector<bool> mapped = nwn.mapped;
-    const int32_t emiRoot = emiMeshRoot(a, b);
-    if (emiRoot >= 0) mapped[size_t(emiRoot)] = true;
+    // What B's format adds (an NWN writer's root and mesh pieces, the EMI reader's mesh root) is a
+    // mapping, not a difference.
+    const AddedNodes added = addedNodes(a, b);
     auto parentInB = [&](const Node& n) {
-        return n.parent < 0 || n.parent == nwn.root ? std::string("(root)") : b.nodes[size_t(n.parent)].name;
+        return n.parent < 0 || n.parent == added.root ? std::string("(root)")
+                                                      : b.nodes[size_t(n.parent)].name;
     };
     std::map<std::string, const Node*> byName;
     size_t bNodes = 0;
     for (size_t i = 0; i < b.nodes.size(); ++i)
-        if (!mapped[i]) {
+        if (!added.added[i]) {
             byName.emplace(b.nodes[i].name, &b.nodes[i]);
             ++bNodes;
         }
@@ -80,19 +62,7 @@ Check hierarchy(const Model& a, const Model& b) {
                   "'");
     }
     std::string detail = std::to_string(a.nodes.size()) + " nodes, same names and parents";
-    if (nwn.root >= 0 || !nwn.pieces.empty()) {
-        detail += "; NWN mapping:";
-        if (nwn.root >= 0) detail += " root '" + b.nodes[size_t(nwn.root)].name + "' (the model's name) added above";
-        if (!nwn.pieces.empty()) {
-            detail += std::string(nwn.root >= 0 ? "," : "") + " " + std::to_string(nwn.pieces.size()) +
-                      " further mesh piece(s) as child nodes";
-            for (size_t i = 0; i < std::min<size_t>(nwn.pieces.size(), 4); ++i)
-                detail += " '" + b.nodes[nwn.pieces[i]].name + "'";
-        }
-    }
-    if (emiRoot >= 0)
-        detail += "; EMI mapping: root '" + b.nodes[size_t(emiRoot)].name +
-                  "' (the node the reader gives the mesh) added";
+    if (!added.note.empty()) detail += "; " + added.note;
     return f.check("hierarchy", detail);
 }
 

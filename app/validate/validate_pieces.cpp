@@ -1,28 +1,14 @@
-#include "validate_nwn.h"
+#include "validate_pieces.h"
 
 #include <algorithm>
 #include <limits>
-#include <set>
 
 #include "anim/reference.h"
+#include "loader.h"
 
 namespace horde {
 
 namespace {
-// loaders/nwn's pieceNodeName: "<parent cut to 26 characters>_<k>", k from 1 in decimal.
-bool isPieceName(const std::string& name, const std::string& parent) {
-    const std::string stem = parent.substr(0, 26) + "_";
-    if (name.size() <= stem.size() || name.compare(0, stem.size(), stem) != 0 || name[stem.size()] == '0')
-        return false;
-    return std::all_of(name.begin() + std::ptrdiff_t(stem.size()), name.end(),
-                       [](char ch) { return ch >= '0' && ch <= '9'; });
-}
-
-bool isIdentity(const Node& n) {
-    return n.translation == glm::vec3(0.0f) && n.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f) &&
-           n.scale == glm::vec3(1.0f);
-}
-
 template <class T> void append(std::span<T> to, std::span<const T> from, size_t at) {
     std::copy(from.begin(), from.end(), to.begin() + std::ptrdiff_t(at));
 }
@@ -131,38 +117,9 @@ bool sameStreams(const Mesh& x, const Mesh& y) {
 }
 } // namespace
 
-NwnChanges nwnChanges(const Model& a, const Model& b) {
-    NwnChanges c;
-    c.mapped.assign(b.nodes.size(), false);
-    if (b.format != "nwn" && b.format != "nwn-ascii") return c;
-    std::set<std::string> inA;
-    for (const Node& n : a.nodes)
-        inA.insert(n.name);
-    std::vector<int32_t> roots;
-    std::vector<uint32_t> children(b.nodes.size(), 0);
-    for (size_t i = 0; i < b.nodes.size(); ++i) {
-        if (b.nodes[i].parent < 0) roots.push_back(int32_t(i));
-        else ++children[size_t(b.nodes[i].parent)];
-    }
-    if (roots.size() == 1 && !inA.count(b.nodes[size_t(roots[0])].name)) {
-        c.root = roots[0];
-        c.mapped[size_t(c.root)] = true;
-    }
-    for (size_t i = 0; i < b.nodes.size(); ++i) {
-        const Node& n = b.nodes[i];
-        if (n.parent < 0 || inA.count(n.name) || children[i] != 0 || !isIdentity(n)) continue;
-        const std::string& parent = b.nodes[size_t(n.parent)].name;
-        if (inA.count(parent) && isPieceName(n.name, parent)) {
-            c.pieces.push_back(uint32_t(i));
-            c.mapped[i] = true;
-        }
-    }
-    return c;
-}
-
-void mergeNwnPieces(const Model& a, Model& b, MeshAllocator& allocator) {
-    if (b.format != "nwn" && b.format != "nwn-ascii") return;
-    const NwnChanges c = nwnChanges(a, b);
+void mergePieces(const Model& a, Model& b, MeshAllocator& allocator) {
+    const AddedNodes c = addedNodes(a, b);
+    if (!c.joinPieces) return;
     std::vector<int32_t> meshOf(b.nodes.size(), -1);
     for (size_t m = 0; m < b.meshes.size(); ++m)
         if (meshOf[b.meshes[m].node] < 0) meshOf[b.meshes[m].node] = int32_t(m);

@@ -1,8 +1,7 @@
 #pragma once
-// How the folder commands spread work: a pool of threads over a list (--jobs), one progress line
-// for all of them, and a deterministic slice of the list for this machine (--shard I/N).
-#include <cstddef>
-#include <functional>
+// How the folder commands spread their work, as the user asks for it: threads (--jobs) and a
+// deterministic slice of the folder for this machine (--shard I/N).
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,10 +24,5 @@ struct FolderJobs {
     void addOptions(CLI::App& command);
     unsigned threads() const;
 };
-
-// Runs work(0) .. work(count - 1) on `jobs` threads, each index once, in no fixed order.
-// `name(i)` labels the progress line (stderr, drawn only on a terminal).
-void parallelFor(size_t count, unsigned jobs, const std::function<void(size_t)>& work,
-                 const std::function<std::string(size_t)>& name);
 
 } // namespace horde

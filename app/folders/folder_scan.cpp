@@ -3,22 +3,9 @@
 #include <algorithm>
 
 #include "core/file.h"
-#include "jobs.h"
+#include "thread_pool.h"
 
 namespace horde {
-
-namespace {
-// What a file that failed its survey was meant to be, from its extension, for the record.
-FileKind intendedKind(const std::filesystem::path& path) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext == ".animation" || ext == ".animb") return FileKind::Animation;
-    if (ext == ".sklb") return FileKind::Skeleton;
-    if (ext == ".meshb") return FileKind::Mesh;
-    return FileKind::Model;
-}
-} // namespace
 
 Result<Folder> scanFolder(const std::filesystem::path& root, unsigned jobs) {
     Folder folder{root, {}};
@@ -50,7 +37,7 @@ Result<Folder> scanFolder(const std::filesystem::path& root, unsigned jobs) {
                 f.survey = std::move(*survey);
             else {
                 f.error = survey.error().message;
-                f.survey.kind = intendedKind(f.path);
+                f.survey.kind = claimOf(f.path).kind; // what it was meant to be, for the record
             }
         },
         [&](size_t i) { return folder.files[i].rel; });

@@ -1,0 +1,24 @@
+#include "folder_input.h"
+
+#include <algorithm>
+
+namespace horde {
+
+ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index) {
+    const FolderFile& f = folder.files[index];
+    const FilePairs& p = pairs[index];
+    ModelInput input;
+    input.model = f.path.string();
+    if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
+    for (size_t a : p.anims)
+        input.anims.push_back(folder.files[a].path.string());
+    for (size_t s : p.supermodels) {
+        std::string dir = folder.files[s].path.parent_path().string();
+        if (folder.files[s].path.parent_path() != f.path.parent_path() &&
+            std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
+            input.searchPaths.push_back(dir);
+    }
+    return input;
+}
+
+} // namespace horde
