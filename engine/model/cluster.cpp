@@ -90,6 +90,9 @@ class Clustering {
     float extent() const { return extent_; }
     // The triangles clustering with this cell size leaves, each once.
     std::vector<Triangle> left(float cell) const;
+    // About how many: those with corners in three clusters, once per three clusters and winding
+    // (two sides of a seam may leave two), without choosing positions, for searching cell sizes.
+    size_t count(float cell) const;
 
   private:
     // Per vertex the triangles name: its cell's packed coordinates.
@@ -228,6 +231,22 @@ std::vector<Triangle> Clustering::left(float cell) const {
     return out;
 }
 
+size_t Clustering::count(float cell) const {
+    const std::vector<uint64_t> cells = cellsOf(cell);
+    using Cluster = std::pair<uint64_t, uint64_t>; // (cell, region)
+    std::vector<std::array<Cluster, 3>> keys;
+    for (size_t t = 0; t < triangles_.size(); t += 3) {
+        std::array<Cluster, 3> k;
+        for (int c = 0; c < 3; ++c)
+            k[c] = {cells[triangles_[t + c]], regions_[triangles_[t + c]]};
+        if (k[0] == k[1] || k[1] == k[2] || k[2] == k[0]) continue;
+        std::rotate(k.begin(), std::min_element(k.begin(), k.end()), k.end());
+        keys.push_back(k);
+    }
+    std::sort(keys.begin(), keys.end());
+    return size_t(std::unique(keys.begin(), keys.end()) - keys.begin());
+}
+
 std::vector<uint32_t> flatten(const std::vector<Triangle>& triangles) {
     std::vector<uint32_t> out;
     out.reserve(triangles.size() * 3);
@@ -268,9 +287,9 @@ std::vector<uint32_t> clusterToTarget(std::span<const glm::vec3> positions, std:
     // finer than any level needs. Bisection in octaves between them:
     // the count shrinks with the cell in the large, though not at every step.
     double fine = std::log2(double(extent) / 4096.0), coarse = std::log2(2.0 * double(extent));
-    for (int step = 0; step < 12; ++step) {
+    for (int step = 0; step < 8; ++step) {
         const double middle = 0.5 * (fine + coarse);
-        (clustering.left(float(std::exp2(middle))).size() <= targetTriangles ? coarse : fine) = middle;
+        (clustering.count(float(std::exp2(middle))) <= targetTriangles ? coarse : fine) = middle;
     }
     return flatten(clustering.left(float(std::exp2(coarse))));
 }

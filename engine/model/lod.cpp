@@ -110,11 +110,11 @@ struct SplitMesh {
     bool finite = true;               // every position used is finite
 };
 
-SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, Stage stage) {
+// `weld`: the level's vertices welded (model/weld.h) over the level's own triangles, so that every
+// vertex standing for others is one the level uses and coarser levels keep reading a prefix.
+SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions,
+                        std::span<const uint32_t> weld) {
     const MeshArrays& a = mesh.arrays();
-    // Welded over the level's own vertices, so that every vertex standing for others is one the
-    // level uses and coarser levels keep reading a prefix.
-    const std::vector<uint32_t> weld = weldVertices(mesh, allTriangles(level), stage.creases);
     // Each vertex's copies form a list from firstCopy; most vertices lie in one region, none in
     // more than a few.
     std::vector<uint32_t> firstCopy(mesh.vertexCount(), kNone);
@@ -144,7 +144,7 @@ SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, Stage stage) {
         for (size_t t = 0; t < tris.size(); t += 3) {
             const uint32_t corners[3] = {weld[tris[t]], weld[tris[t + 1]], weld[tris[t + 2]]};
             // Joints are 16-bit, so (submesh, joint) packs into one key.
-            const uint64_t region = uint64_t(s) << 16 | (stage.boneRegions ? dominantJoint(a, corners) : 0u);
+            const uint64_t region = uint64_t(s) << 16 | (boneRegions ? dominantJoint(a, corners) : 0u);
             for (uint32_t v : corners)
                 split.indices.push_back(copyOf(v, region, s));
         }
@@ -170,25 +170,26 @@ std::vector<uint32_t> collapse(const SplitMesh& split, uint32_t targetTriangles)
     return kept;
 }
 
-// The largest triangle of each piece of the split mesh (model/cluster.h: a part joined to nothing
-// else, across regions and seams) that `kept` (its triangles after simplifying) has no vertex of,
-// with both windings.
-std::vector<uint32_t> emptiedPieces(const SplitMesh& split, std::span<const uint32_t> kept) {
-    const std::vector<uint32_t> piece = piecesOf(split.positions, split.indices);
-    std::vector<uint32_t> largest(piece.size(), kNone);
-    std::vector<float> area(piece.size(), 0.0f);
+// The largest triangle of each piece (`pieces`, per source vertex: a part of the source joined to
+// nothing else, across regions and seams) that the split mesh has triangles of and `kept` (its
+// triangles after simplifying) has no vertex of, with both windings.
+std::vector<uint32_t> emptiedPieces(const SplitMesh& split, std::span<const uint32_t> kept,
+                                    std::span<const uint32_t> pieces) {
+    auto piece = [&](uint32_t copy) { return pieces[split.source[copy]]; };
+    std::vector<uint32_t> largest(pieces.size(), kNone);
+    std::vector<float> area(pieces.size(), 0.0f);
     for (uint32_t t = 0; t + 3 <= split.indices.size(); t += 3) {
         const glm::vec3 a = split.positions[split.indices[t]], b = split.positions[split.indices[t + 1]],
                         c = split.positions[split.indices[t + 2]];
         const float twice = glm::length(glm::cross(b - a, c - a));
-        const uint32_t p = piece[split.indices[t]];
+        const uint32_t p = piece(split.indices[t]);
         if (twice > area[p]) {
             area[p] = twice;
             largest[p] = t;
         }
     }
-    for (uint32_t v : kept)
-        largest[piece[v]] = kNone;
+    for (uint32_t copy : kept)
+        largest[piece(copy)] = kNone;
     std::vector<uint32_t> out;
     for (uint32_t t : largest)
         if (t != kNone) {
@@ -198,9 +199,10 @@ std::vector<uint32_t> emptiedPieces(const SplitMesh& split, std::span<const uint
     return out;
 }
 
-// `kept` (triangles of the split mesh) as a level simplified from `from`, its error measured.
+// `kept` (triangles of the split mesh) as a level simplified from `from`, its error measured (or,
+// once that passes `enough`, some error above it).
 Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draft& from,
-              const SourceSurface& source) {
+              const SourceSurface& source, float enough) {
     Draft out;
     out.submeshes.resize(from.submeshes.size());
     // A triangle's corners are copies of one region, so the first names its submesh.
@@ -213,7 +215,7 @@ Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draf
         if (out.submeshes[s].empty()) out.submeshes[s] = from.submeshes[s];
     // A level never claims less error than the finer one: the cull pass then picks coarser levels
     // only farther away.
-    out.error = source.farthestFrom(allTriangles(out), from.error);
+    out.error = source.farthestFrom(allTriangles(out), from.error, enough);
     return out;
 }
 
@@ -225,22 +227,30 @@ Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draf
 // neighbours), the triangles are saved.
 constexpr float kPieceCost = 1.5f;
 
+// A level as the simplifier starts from it, with what every attempt from it shares.
+struct From {
+    const Draft& level;
+    std::span<const uint32_t> weld;   // model/weld.h, keeping creases or not as the attempt does
+    std::span<const uint32_t> pieces; // per source vertex: its piece of the source (model/cluster.h)
+};
+
 // Level `from` simplified towards `targetTriangles` into `out`, its error measured against the
-// source surface; false when it cannot be (no triangles, a position that is not finite, or no
-// extent).
-bool simplify(const Mesh& mesh, const SourceSurface& source, const Draft& from, Stage stage, Method method,
-              uint32_t targetTriangles, Draft& out) {
-    SplitMesh split = splitByRegion(mesh, from, stage);
+// source surface (once it passes `enough`, some error above that: a level the caller will not
+// take); false when it cannot be (no triangles, a position that is not finite, or no extent).
+bool simplify(const Mesh& mesh, const SourceSurface& source, const From& start, Stage stage, Method method,
+              uint32_t targetTriangles, float enough, Draft& out) {
+    const Draft& from = start.level;
+    SplitMesh split = splitByRegion(mesh, from, stage.boneRegions, start.weld);
     if (!split.finite || split.indices.empty()) return false;
     std::vector<uint32_t> kept = method == Method::collapse ? collapse(split, targetTriangles)
                                                             : clusterToTarget(split.positions, split.region,
                                                                               split.indices, targetTriangles);
     if (kept.empty()) return false;
-    out = draftOf(split, kept, from, source);
-    const std::vector<uint32_t> pieces = emptiedPieces(split, kept);
+    out = draftOf(split, kept, from, source, enough);
+    const std::vector<uint32_t> pieces = emptiedPieces(split, kept, start.pieces);
     if (!pieces.empty()) {
         kept.insert(kept.end(), pieces.begin(), pieces.end());
-        Draft keeping = draftOf(split, kept, from, source);
+        Draft keeping = draftOf(split, kept, from, source, std::min(enough, out.error / kPieceCost));
         if (keeping.error * kPieceCost < out.error) out = std::move(keeping);
     }
     out.stage = stage;
@@ -274,12 +284,16 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
     std::vector<Draft> chain{sourceLevel(mesh)};
     const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
     const SourceSurface source(mesh.arrays().positions, sourceTriangles);
+    const std::vector<uint32_t> pieces = piecesOf(mesh.arrays().positions, sourceTriangles);
     const float clusterErrorLimit = options.clusterError * radiusOf(mesh.arrays().positions, sourceTriangles);
     const float ratio = std::clamp(std::isfinite(options.ratio) ? options.ratio : 0.5f, 0.0f, 1.0f);
     // A level that removes less than this share of its source's triangles (or of what was
     // asked, for ratios near 1) ends the bone-region levels, then the chain.
     const float stall = std::max(0.9f, 0.5f * (1.0f + ratio));
-    Stage stage{mesh.skinned(), true};
+    // Creases are kept only where there are any: otherwise welding across them changes nothing,
+    // and trying it would only repeat a level.
+    Stage stage{mesh.skinned(),
+                weldVertices(mesh, sourceTriangles, true) != weldVertices(mesh, sourceTriangles, false)};
     while (chain.size() < options.maxLevels) {
         const Draft& from = chain.back();
         const uint32_t triangles = triangleCount(from);
@@ -293,15 +307,27 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
         // costly. Level 1 has no error to grow from; so close to the source, bone regions rarely
         // bind.
         auto growsFast = [&](const Draft& d) { return from.error > 0.0f && d.error * ratio > from.error; };
+        const std::vector<uint32_t> fromTriangles = allTriangles(from);
+        std::vector<uint32_t> welds[2]; // without and with creases, found when first needed
+        auto weld = [&](bool creases) -> std::span<const uint32_t> {
+            if (welds[creases].empty()) welds[creases] = weldVertices(mesh, fromTriangles, creases);
+            return welds[creases];
+        };
         // The level by one method and weld: within bone regions while they last, else within
-        // submeshes.
-        auto attempt = [&](Method method, bool creases, Draft& next) {
-            bool ok = simplify(mesh, source, from, {stage.boneRegions, creases}, method, target, next) &&
-                      reduced(next);
+        // submeshes. Only a level whose error is at most `enough` is of use to the caller: no level
+        // has less error than the one it is made from, and one found to pass it is not measured on.
+        auto attempt = [&](Method method, bool creases, float enough, Draft& next) {
+            if (enough < from.error) return false;
+            const From start{from, weld(creases), pieces};
+            bool ok =
+                simplify(mesh, source, start, {stage.boneRegions, creases}, method, target, enough, next) &&
+                reduced(next) && next.error <= enough;
             if (stage.boneRegions && (!ok || growsFast(next))) {
                 Draft submeshOnly;
-                if (simplify(mesh, source, from, {false, creases}, method, target, submeshOnly) &&
-                    reduced(submeshOnly) && (!ok || submeshOnly.error * kBoneRegionCost < next.error)) {
+                if (simplify(mesh, source, start, {false, creases}, method, target,
+                             ok ? next.error / kBoneRegionCost : enough, submeshOnly) &&
+                    reduced(submeshOnly) && submeshOnly.error <= enough &&
+                    (!ok || submeshOnly.error * kBoneRegionCost < next.error)) {
                     next = std::move(submeshOnly);
                     ok = true;
                 }
@@ -315,11 +341,12 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
         // clustering is tried as well, being costly, and wins where it costs far less. A clustered
         // level stays within options.clusterError of the radius: past that it would stand for the
         // mesh with a few large triangles, which only instances a few pixels wide could use.
+        constexpr float kAny = std::numeric_limits<float>::infinity();
         Draft next;
-        bool ok = attempt(Method::collapse, stage.creases, next);
+        bool ok = attempt(Method::collapse, stage.creases, kAny, next);
         if (stage.creases && (!ok || growsFast(next))) {
             Draft welded;
-            if (attempt(Method::collapse, false, welded) &&
+            if (attempt(Method::collapse, false, ok ? next.error / kCreaseCost : kAny, welded) &&
                 (!ok || welded.error * kCreaseCost < next.error)) {
                 next = std::move(welded);
                 ok = true;
@@ -327,7 +354,10 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
         }
         if (!ok || growsFast(next)) {
             Draft clustered;
-            if (attempt(Method::cluster, false, clustered) && clustered.error <= clusterErrorLimit &&
+            if (attempt(Method::cluster, false,
+                        ok ? std::min(clusterErrorLimit, next.error / kClusterGain) : clusterErrorLimit,
+                        clustered) &&
+                clustered.error <= clusterErrorLimit &&
                 (!ok || clustered.error * kClusterGain < next.error)) {
                 next = std::move(clustered);
                 ok = true;
