@@ -432,6 +432,10 @@ TEST(LodError, IsTheHeightOfABumpTheLevelFlattens) {
     EXPECT_NEAR(source.farthestFrom(flat), height, 1e-5);
     EXPECT_NEAR(source.farthestFrom(flat, 0.1f), height, 1e-5);
     EXPECT_EQ(source.farthestFrom(flat, 1.0f), 1.0f) << "never less than asked";
+    const float passed = source.farthestFrom(flat, 0.0f, 0.1f);
+    EXPECT_GT(passed, 0.1f) << "past enough: some distance above it";
+    EXPECT_LE(passed, height + 1e-5f);
+    EXPECT_NEAR(source.farthestFrom(flat, 0.0f, 0.5f), height, 1e-5) << "enough never reached";
     EXPECT_EQ(source.farthestFrom(s.indices), 0.0f) << "the source is its own level";
     EXPECT_EQ(source.farthestFrom({}), std::numeric_limits<float>::infinity());
     EXPECT_EQ(SourceSurface(s.positions, {}).farthestFrom(flat, 0.5f), 0.5f) << "no source surface";
