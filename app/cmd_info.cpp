@@ -101,19 +101,12 @@ std::vector<MeshChain> lodChains(const Model& model) {
     return out;
 }
 
-uint32_t triangleCount(const LodLevel& level) {
-    uint32_t n = 0;
-    for (const Submesh& s : level.submeshes)
-        n += s.indexCount / 3;
-    return n;
-}
-
 nlohmann::json lodJson(const std::vector<MeshChain>& chains) {
     nlohmann::json out = nlohmann::json::array();
     for (const MeshChain& c : chains) {
         nlohmann::json levels = nlohmann::json::array();
         for (const LodLevel& level : c.chain.levels)
-            levels.push_back({{"triangles", triangleCount(level)}, {"error", level.error}});
+            levels.push_back({{"triangles", level.triangleCount()}, {"error", level.error}});
         out.push_back({{"mesh", c.mesh->name}, {"radius", c.mesh->bounds.radius()}, {"levels", levels}});
     }
     return out;
@@ -127,7 +120,7 @@ void printLod(const std::vector<MeshChain>& chains) {
         for (size_t k = 0; k < c.chain.levels.size(); ++k) {
             const LodLevel& level = c.chain.levels[k];
             const char* how = k == 0 ? "source" : level.clustered ? "clustering" : "collapses";
-            std::printf("           %5zu  %9u  %-10.4g  %-9.4f  %s%s\n", k, triangleCount(level),
+            std::printf("           %5zu  %9u  %-10.4g  %-9.4f  %s%s\n", k, level.triangleCount(),
                         double(level.error), radius > 0.0f ? double(level.error / radius) : 0.0, how,
                         level.boneRegions ? " in bone regions" : "");
         }

@@ -69,10 +69,7 @@ std::vector<Triangle> sourceTriangles(const Mesh& mesh, size_t submesh) {
 }
 
 uint32_t triangles(const LodLevel& level) {
-    uint32_t n = 0;
-    for (const Submesh& s : level.submeshes)
-        n += s.indexCount / 3;
-    return n;
+    return level.triangleCount();
 }
 
 std::vector<bool> used(const LodChain& chain, size_t level, size_t vertexCount) {

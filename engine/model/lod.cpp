@@ -223,7 +223,7 @@ Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draf
 // kPieceCost times the error: meshoptimizer collapses a small closed piece to nothing, and
 // clustering drops one narrower than a cell, so that a piece apart from the rest (a horn, a
 // bolt, a buckle) costs its distance from the rest, where its triangle would cost about its size.
-// Where vanishing loses little (a monster's legs at its farthest levels, cards merged with their
+// Where vanishing loses little (the monster's farthest levels, cards merged with their
 // neighbours), the triangles are saved.
 constexpr float kPieceCost = 1.5f;
 
@@ -313,16 +313,17 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
             if (welds[creases].empty()) welds[creases] = weldVertices(mesh, fromTriangles, creases);
             return welds[creases];
         };
-        // The level by one method and weld: within bone regions while they last, else within
-        // submeshes. Only a level whose error is at most `enough` is of use to the caller: no level
-        // has less error than the one it is made from, and one found to pass it is not measured on.
+        // The level by one method and weld: collapses within bone regions while they last, else
+        // within submeshes; clustering, being costly, within the regions collapses have come to.
+        // Only a level whose error is at most `enough` is of use to the caller: no level has less
+        // error than the one it is made from, and one found to pass it is not measured on.
         auto attempt = [&](Method method, bool creases, float enough, Draft& next) {
             if (enough < from.error) return false;
             const From start{from, weld(creases), pieces};
             bool ok =
                 simplify(mesh, source, start, {stage.boneRegions, creases}, method, target, enough, next) &&
                 reduced(next) && next.error <= enough;
-            if (stage.boneRegions && (!ok || growsFast(next))) {
+            if (stage.boneRegions && method == Method::collapse && (!ok || growsFast(next))) {
                 Draft submeshOnly;
                 if (simplify(mesh, source, start, {false, creases}, method, target,
                              ok ? next.error / kBoneRegionCost : enough, submeshOnly) &&

@@ -23,6 +23,13 @@ struct LodLevel {
                                     // indexCount into LodChain::indices
     bool clustered = false;         // made by vertex clustering rather than edge collapses (see
                                     // buildLodChain); false for level 0
+
+    uint32_t triangleCount() const {
+        uint32_t n = 0;
+        for (const Submesh& s : submeshes)
+            n += s.indexCount / 3;
+        return n;
+    }
 };
 
 struct LodChain {
