@@ -1,4 +1,4 @@
-// horde info MODEL [--json]: what a file holds, as text or as the JSON users script against.
+// horde info MODEL [--json] [--lod]: what a file holds, as text or as the JSON users script against.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -9,7 +9,9 @@
 #include "anim/reference.h"
 #include "commands.h"
 #include "folder_commands.h"
+#include "model/lod.h"
 #include "model_input.h"
+#include "shaders/gpu_types.h"
 #include "texture/texture.h"
 
 namespace horde {
@@ -86,6 +88,45 @@ nlohmann::json toJson(const Model& model) {
     return out;
 }
 
+struct MeshChain {
+    const Mesh* mesh;
+    LodChain chain;
+};
+
+// Each mesh's chain as a crowd builds it (CrowdModelOptions::lod).
+std::vector<MeshChain> lodChains(const Model& model) {
+    std::vector<MeshChain> out;
+    for (const Mesh& m : model.meshes)
+        out.push_back({&m, buildLodChain(model, m, {.maxLevels = HORDE_MAX_LEVELS})});
+    return out;
+}
+
+nlohmann::json lodJson(const std::vector<MeshChain>& chains) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const MeshChain& c : chains) {
+        nlohmann::json levels = nlohmann::json::array();
+        for (const LodLevel& level : c.chain.levels)
+            levels.push_back({{"triangles", level.triangleCount()}, {"error", level.error}});
+        out.push_back({{"mesh", c.mesh->name}, {"radius", c.mesh->bounds.radius()}, {"levels", levels}});
+    }
+    return out;
+}
+
+void printLod(const std::vector<MeshChain>& chains) {
+    for (const MeshChain& c : chains) {
+        const float radius = c.mesh->bounds.radius();
+        std::printf("lod      %s: radius %.4g\n           level  triangles  error       of radius  made by\n",
+                    c.mesh->name.c_str(), radius);
+        for (size_t k = 0; k < c.chain.levels.size(); ++k) {
+            const LodLevel& level = c.chain.levels[k];
+            const char* how = k == 0 ? "source" : level.clustered ? "clustering" : "collapses";
+            std::printf("           %5zu  %9u  %-10.4g  %-9.4f  %s%s\n", k, level.triangleCount(),
+                        double(level.error), radius > 0.0f ? double(level.error / radius) : 0.0, how,
+                        level.boneRegions ? " in bone regions" : "");
+        }
+    }
+}
+
 void printSummary(const Model& model) {
     Bounds b = bindPoseBounds(model);
     std::printf("format   %s\n", model.format.c_str());
@@ -132,14 +173,22 @@ Command addInfoCommand(CLI::App& app) {
         "info", "summarize a model, or a folder: every model with its paired files, and a summary (no GPU needed)");
     auto input = std::make_shared<ModelInput>();
     auto json = std::make_shared<bool>(false);
+    auto lod = std::make_shared<bool>(false);
     auto jobs = std::make_shared<FolderJobs>();
     input->addOptions(*cmd);
     cmd->add_flag("--json", *json, "print JSON (format, nodes, meshes, clips, bounds; for a folder, one record per file)");
+    cmd->add_flag("--lod", *lod,
+                  "also build each mesh's LOD chain as a crowd does and print it: each level's triangles and "
+                  "measured error, in model units and as a fraction of the mesh's radius (model files only)");
     jobs->addOptions(*cmd);
     return {cmd, [=] {
                 if (std::filesystem::is_directory(input->model)) {
                     if (!input->skeleton.empty() || !input->anims.empty()) {
                         std::fprintf(stderr, "horde: a folder pairs its own files: --skeleton and --anim take a model file\n");
+                        return int(kExitUsage);
+                    }
+                    if (*lod) {
+                        std::fprintf(stderr, "horde: --lod takes a model file, not a folder\n");
                         return int(kExitUsage);
                     }
                     return runInfoFolder(input->model, *json, *jobs);
@@ -150,8 +199,14 @@ Command addInfoCommand(CLI::App& app) {
                     std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
                     return int(kExitBadInput);
                 }
-                if (*json) std::cout << toJson(*model).dump(2) << "\n";
-                else printSummary(*model);
+                if (*json) {
+                    nlohmann::json out = toJson(*model);
+                    if (*lod) out["lod"] = lodJson(lodChains(*model));
+                    std::cout << out.dump(2) << "\n";
+                } else {
+                    printSummary(*model);
+                    if (*lod) printLod(lodChains(*model));
+                }
                 return int(kExitOk);
             }};
 }

@@ -62,6 +62,32 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
     EXPECT_LT(j["bounds"]["min"][1].get<double>(), j["bounds"]["max"][1].get<double>());
 }
 
+// `info --lod`: each mesh's chain as a crowd builds it, in the summary and as `lod` in the JSON.
+TEST(Cli, InfoLodListsEachMeshsChain) {
+    CliRun r = runCli("info monster --lod --json");
+    ASSERT_EQ(r.code, 0);
+    json j = json::parse(r.out);
+    ASSERT_TRUE(j["lod"].is_array());
+    ASSERT_EQ(j["lod"].size(), j["meshes"].size());
+    const json& chain = j["lod"][0];
+    EXPECT_EQ(chain["mesh"], "monster");
+    EXPECT_GT(chain["radius"].get<double>(), 0.0);
+    const json& levels = chain["levels"];
+    ASSERT_GE(levels.size(), 2u);
+    EXPECT_EQ(levels[0]["triangles"].get<int>(), j["meshes"][0]["indices"].get<int>() / 3);
+    EXPECT_EQ(levels[0]["error"].get<double>(), 0.0);
+    for (size_t k = 1; k < levels.size(); ++k) {
+        EXPECT_LT(levels[k]["triangles"].get<int>(), levels[k - 1]["triangles"].get<int>()) << "level " << k;
+        EXPECT_GE(levels[k]["error"].get<double>(), levels[k - 1]["error"].get<double>()) << "level " << k;
+    }
+    EXPECT_FALSE(json::parse(runCli("info monster --json").out).contains("lod"));
+    CliRun text = runCli("info monster --lod");
+    ASSERT_EQ(text.code, 0);
+    EXPECT_NE(text.out.find("lod      monster: radius"), std::string::npos) << text.out;
+    horde::test::TempDir dir("horde_cli");
+    EXPECT_EQ(runCli("info " + dir.path.string() + " --lod").code, 1) << "a folder has no one chain";
+}
+
 // A danglymesh's constraints and settings, and its vertex colours, in `info` and `info --json`.
 TEST(Cli, InfoShowsDanglyConstraintsAndColours) {
     horde::test::TempDir dir("horde_cli");

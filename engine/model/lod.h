@@ -21,6 +21,15 @@ struct LodLevel {
                                     // within submeshes only (see buildLodChain); false for level 0
     std::vector<Submesh> submeshes; // one per mesh submesh, same order and material; firstIndex and
                                     // indexCount into LodChain::indices
+    bool clustered = false;         // made by vertex clustering rather than edge collapses (see
+                                    // buildLodChain); false for level 0
+
+    uint32_t triangleCount() const {
+        uint32_t n = 0;
+        for (const Submesh& s : submeshes)
+            n += s.indexCount / 3;
+        return n;
+    }
 };
 
 struct LodChain {
@@ -35,16 +44,29 @@ struct LodOptions {
     float ratio = 0.5f;         // each level aims at this fraction of the previous level's triangles
     uint32_t maxLevels = 8;     // level 0 included
     uint32_t minTriangles = 16; // no level is simplified from one with fewer triangles than this
+    float clusterError = 0.25f; // a clustered level ends the chain unless its error is at most this
+                                // fraction of the mesh's radius (see buildLodChain)
 };
 
-// Level k+1 is simplified (meshoptimizer, topology kept) from level k's triangles, so each level
-// uses a subset of the vertices of the one before; `order` lists the coarsest level's vertices
-// first, then those each finer level adds, then those only level 0 uses, then those no triangle
-// uses. Collapses stay inside a region: first (submesh, dominant joint of the triangle), so that
-// no triangle spans vertices driven by different bones; once that stalls, or costs much more
-// error than simplifying within the submesh alone, the submesh alone. No collapse opens the
-// surface along a region's edge. Each submesh's triangles are in vertex-cache order. A submesh
-// that the simplifier empties keeps the previous level's triangles.
+// Level k+1 is simplified from level k's triangles, so each level uses a subset of the vertices of
+// the one before; `order` lists the coarsest level's vertices first, then those each finer level
+// adds, then those only level 0 uses, then those no triangle uses.
+//
+// The simplifier sees welded vertices (model/weld.h): corners equal in position, texture
+// coordinates, colour and skin (and, while creases are kept, normal) are one, so a triangle soup
+// simplifies like an indexed mesh; corners at one position that differ are seams, kept closed,
+// each side drawn with its own source vertices. A level is made by meshoptimizer's edge collapses
+// (topology kept) or, where those stall or their error grows fast, by vertex clustering
+// (model/cluster.h) if that costs less, and only while its error stays within
+// options.clusterError of the mesh's radius. Either way collapses stay inside a region: first
+// (submesh, dominant joint of the triangle), so that no triangle spans vertices driven by
+// different bones; once that stalls, or costs much more error than simplifying within the
+// submesh alone, the submesh alone. Creases (normals tens of degrees apart) stay seams until
+// collapses stall on them or cost much more than welding across them. No collapse opens the
+// surface along a region's edge or a seam; clustering keeps them closed wherever the two sides
+// hold the position their cell picks. Each submesh's triangles are in vertex-cache order. A submesh
+// that the simplifier empties keeps the previous level's triangles; a piece (a part joined to
+// nothing else) that it empties keeps its largest triangle.
 //
 // Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
 // triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.

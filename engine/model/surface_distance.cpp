@@ -268,7 +268,7 @@ SourceSurface::SourceSurface(std::span<const glm::vec3> positions, std::span<con
     for (size_t i = 0; i < edges_.size(); ++i) neighbours_[fill[edges_[i]]++] = edges_[i ^ 1];
 }
 
-float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast) const {
+float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast, float enough) const {
     atLeast = std::max(atLeast, 0.0f);
     if (triangles_.empty()) return atLeast;
     level = level.first(level.size() / 3 * 3);
@@ -302,16 +302,21 @@ float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast
     // Points of what the level keeps (a vertex, an edge, a whole triangle) are on it. Vertices
     // first: the farthest points tend to be vertices the level drops, and a large bound early
     // lets the other points stop at the first triangle within it.
-    for (uint32_t v : vertices_)
+    const float enough2 = enough * enough;
+    for (uint32_t v : vertices_) {
         if (!fans.keeps(v)) near[v] = measure(positions_[v], neighbours(v));
+        if (bound2 > enough2) return std::sqrt(bound2);
+    }
     for (size_t i = 0; i < edges_.size(); i += 2) {
         const uint32_t a = edges_[i], b = edges_[i + 1];
         if (!fans.joins(a, {b})) measure(0.5f * (positions_[a] + positions_[b]), std::span(&edges_[i], 2));
+        if (bound2 > enough2) return std::sqrt(bound2);
     }
     for (size_t i = 0; i < triangles_.size(); i += 3) {
         const uint32_t a = triangles_[i], b = triangles_[i + 1], c = triangles_[i + 2];
         if (!fans.joins(a, {b, c}))
             measure((positions_[a] + positions_[b] + positions_[c]) / 3.0f, std::span(&triangles_[i], 3));
+        if (bound2 > enough2) return std::sqrt(bound2);
     }
     return std::max(atLeast, std::sqrt(bound2));
 }

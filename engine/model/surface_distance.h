@@ -5,6 +5,7 @@
 // vanishes), the feature's own points lie far from every level triangle, so the distance is the
 // feature's size, whatever the simplifier's own estimate of its collapses says.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -27,10 +28,13 @@ public:
     // infinity for an empty level under a non-empty source. Points on what the level keeps (a
     // vertex, an edge, a triangle) cost nothing; the others try the level triangles around their
     // neighbouring vertices, then a uniform grid over the level, so the cost grows with the
-    // source's size more than the level's.
-    float farthestFrom(std::span<const uint32_t> level, float atLeast = 0.0f) const;
+    // source's size more than the level's. Once the distance found passes `enough`, it is
+    // returned at once (a value above `enough`, not the largest): a caller that only needs to know
+    // whether a level beats an error learns it sooner.
+    float farthestFrom(std::span<const uint32_t> level, float atLeast = 0.0f,
+                       float enough = std::numeric_limits<float>::infinity()) const;
 
-private:
+  private:
     std::span<const uint32_t> neighbours(uint32_t v) const;
 
     std::span<const glm::vec3> positions_;
