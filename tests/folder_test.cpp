@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/reference.h"
+#include "core/png.h"
 #include "loader.h"
 #include "monster.h"
-#include "core/png.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -26,7 +26,9 @@ namespace fs = std::filesystem;
 namespace {
 using CliRun = horde::test::Outcome;
 
-CliRun runCli(const std::string& args) { return horde::test::shell(std::string(HORDE_CLI) + " " + args, false); }
+CliRun runCli(const std::string& args) {
+    return horde::test::shell(std::string(HORDE_CLI) + " " + args, false);
+}
 
 std::string read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -226,7 +228,8 @@ TEST_F(Folder, ShardsCoverTheFolderExactlyOnce) {
     EXPECT_EQ(seen, all);
     EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), seen.size());
     EXPECT_NE(runCli("info " + source + " --shard 4/3").code, 0);
-    EXPECT_EQ(runCli("info " + source + " --json --jobs 1").out, runCli("info " + source + " --json --jobs 3").out)
+    EXPECT_EQ(runCli("info " + source + " --json --jobs 1").out,
+              runCli("info " + source + " --json --jobs 3").out)
         << "threads change nothing but the time";
 }
 
@@ -372,6 +375,51 @@ TEST_F(Folder, CrowdTakesEveryAnimatedModelAndSizesAMixedCrowdAlike) {
     EXPECT_EQ(file.code, 0);
     EXPECT_EQ(file.out.find("scale "), std::string::npos);
     EXPECT_NE(runCli("crowd --model " + source + "/textures" + common).code, 0) << "no animated model";
+}
+
+// `crowd --model DIR` on a folder of each format, binary and ASCII NWN among them, and on all of
+// them at once: each model is named by its own file. The crowd of an NWN folder used the name
+// typed for the folder for every model it found, printed `warning (null)` and crashed; the
+// sanitizer suite runs this under AddressSanitizer.
+TEST_F(Folder, CrowdRunsOnAFolderOfEachFormat) {
+    horde::HeapMeshAllocator allocator;
+    writeModel(horde::buildMonster(allocator), "nwn", dir.path / "src/nwn_binary/beast_bin.mdl");
+    const std::string common =
+        " --headless --count 16 --frames 1 --width 64 --height 48 --out " + (dir.path / "crowd.png").string();
+    std::string all;
+    for (const char* folder : {"grimrock", "emi", "nwn", "nwn_binary", "gltf"}) {
+        SCOPED_TRACE(folder);
+        const std::string path = source + "/" + folder;
+        all += " --model " + path;
+        CliRun r = runCli("crowd --model " + path + common);
+        EXPECT_EQ(r.code, 0) << r.out;
+        EXPECT_EQ(r.out.find("(null)"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("crowd: 16 instances"), std::string::npos) << r.out;
+    }
+    CliRun r = runCli("crowd" + all + common);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.find("(null)"), std::string::npos) << r.out;
+}
+
+// --anim after a --model completes that model alone; before any --model, every model.
+TEST_F(Folder, CompanionsBelongToTheModelTheyFollow) {
+    const std::string model = source + "/grimrock/models/beast.model";
+    const std::string walk = source + "/grimrock/animations/beast_walk.animation";
+    const std::string common = " --headless --count 4 --frames 1 --width 64 --height 48 --out " +
+                               (dir.path / "crowd.png").string() + " --stats " +
+                               (dir.path / "stats.json").string();
+    CliRun own = runCli("crowd --model " + model + " --anim " + walk + " --model monster" + common);
+    ASSERT_EQ(own.code, 0) << own.out;
+    const json stats = json::parse(read(dir.path / "stats.json"));
+    ASSERT_EQ(stats["models"].size(), 2u);
+    EXPECT_EQ(stats["models"][0]["name"], "beast");
+    EXPECT_EQ(stats["models"][1]["name"], "monster");
+    // Given before any --model, the animation is the monster's too, which takes none.
+    CliRun shared = horde::test::shell(std::string(HORDE_CLI) + " crowd --anim " + walk + " --model " +
+                                       model + " --model monster" + common);
+    EXPECT_EQ(shared.code, 2);
+    EXPECT_NE(shared.out.find("monster: --skeleton and --anim need a model file"), std::string::npos)
+        << shared.out;
 }
 
 } // namespace

@@ -55,43 +55,47 @@ float projectedHeight(const glm::mat4& viewProjection, glm::vec3 foot, float hei
 OrbitCamera frontCamera(const Bounds& world, const Bounds& placements, float groundHeight, float modelHeight,
                         float aspect, uint32_t viewportHeight, float pixels) {
     const float sceneRadius = world.radius();
-    // Framed whole, the nearest corner on the ground stands for the front row.
+    // Framed whole, the ground corner nearest the eye stands for the front row.
     const OrbitCamera whole = frameBounds(world, aspect, 0.6f, 0.55f);
     const glm::mat4 wholeView = whole.viewProjection(aspect, sceneRadius);
-    float nearest = 1e30f;
+    float nearest = 0.0f;
     for (float x : {placements.min.x, placements.max.x})
-        for (float z : {placements.min.z, placements.max.z}) {
-            const float h =
-                projectedHeight(wholeView, glm::vec3(x, groundHeight, z), modelHeight, viewportHeight);
-            nearest = std::min(nearest, h > 0.0f ? h : 1e30f);
-        }
+        for (float z : {placements.min.z, placements.max.z})
+            nearest = std::max(nearest, projectedHeight(wholeView, glm::vec3(x, groundHeight, z), modelHeight,
+                                                        viewportHeight));
     if (nearest >= pixels) return whole;
 
-    // Depth of the front row for its height to project to `pixels`; then, for a pitch p below the
-    // horizon, the eye's height and distance in front of the row that put the row at 80% of the
-    // way down from the centre of the frame (the row's point seen at depth K, 0.8 of the half
-    // field below the view axis).
+    // For a pitch p below the horizon and the front row at depth k along the view axis, the eye
+    // stands `height` above the ground and `ahead` in front of the row so that the row's feet
+    // are seen 0.8 of the half field below the axis. k starts where a vertical segment would
+    // project to `pixels` at one depth, then follows the segment's true projection (its head is
+    // nearer the eye than its feet). The pitch grows until the crowd's far edge is seen at or
+    // above the frame's top.
     OrbitCamera camera;
+    camera.yaw = 0.0f;
     const float t = std::tan(camera.fovY * 0.5f);
     const float pixelsPerUnit = float(viewportHeight) / (2.0f * t);
     const float front = placements.max.z, depth = placements.max.z - world.min.z;
-    for (float pitch = 0.35f;; pitch += 0.05f) {
-        const float k = modelHeight * std::cos(pitch) * pixelsPerUnit / pixels;
-        const float height = k * (std::sin(pitch) + 0.8f * t * std::cos(pitch));
-        const float ahead = k * (std::cos(pitch) - 0.8f * t * std::sin(pitch));
-        // The far edge is seen atan(height / distance) below the horizon; the frame's top edge at
-        // pitch - fovY / 2.
-        const bool filled = std::atan2(height, ahead + depth) >= pitch - camera.fovY * 0.5f;
-        if (filled || pitch >= 1.2f) {
+    const glm::vec3 foot(placements.center().x, groundHeight, front);
+    for (float pitch = 0.35f;; pitch += 0.02f) {
+        const glm::vec3 back(0.0f, std::sin(pitch), std::cos(pitch));
+        float k = modelHeight * std::cos(pitch) * pixelsPerUnit / pixels;
+        float height = 0.0f, ahead = 0.0f;
+        for (int pass = 0; pass < 4; ++pass) {
+            height = k * (std::sin(pitch) + 0.8f * t * std::cos(pitch));
+            ahead = k * (std::cos(pitch) - 0.8f * t * std::sin(pitch));
             camera.pitch = pitch;
-            camera.yaw = 0.0f;
             camera.distance = k;
-            const glm::vec3 eye(placements.center().x, groundHeight + height, front + ahead);
-            const glm::vec3 back(0.0f, std::sin(pitch), std::cos(pitch));
-            camera.target = eye - back * k;
+            camera.target = glm::vec3(foot.x, groundHeight + height, front + ahead) - back * k;
             camera.nearPlane = std::max(k * 0.05f, 1e-3f);
-            return camera;
+            const float seen = projectedHeight(camera.viewProjection(aspect, sceneRadius), foot, modelHeight,
+                                               viewportHeight);
+            if (seen <= 0.0f) break;
+            k *= seen / pixels;
         }
+        // The far edge is seen atan(height / distance) below the horizon, the frame's top edge
+        // pitch - fovY / 2 below it.
+        if (std::atan2(height, ahead + depth) <= pitch - camera.fovY * 0.5f || pitch >= 1.2f) return camera;
     }
 }
 
