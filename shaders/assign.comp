@@ -1,9 +1,12 @@
 #version 460
-// Pass 1c, assign: one invocation per instance the cull pass saw. Its levels (the coarsest for
-// every mesh where the budget says so), its range of the vertex pool in one piece, a skin job
-// per own-pose mesh, and a draw entry per mesh in that (mesh, level)'s list. An instance the pool
-// cannot hold is dropped whole and counted, never drawn in part. Mirrors assignInstance() in
-// engine/anim/cull_reference.cpp.
+// Pass 1c, assign: one invocation per instance the cull pass saw, in two stages around a prefix
+// sum of the lists (lists.comp), so the draw lists take what is drawn, not a slot per instance in
+// every list. Both stages decide alike from what the cull and budget passes left: each mesh's
+// level (the coarsest for every mesh where the budget says so), or that the instance is dropped
+// whole (the pool cannot hold it, never drawn in part). Counting adds each entry to its (mesh,
+// level) list and tallies what is drawn and dropped; filling writes the entries from their
+// list's start, takes the instance's range of the vertex pool in one piece and a skin job per
+// own-pose mesh. Mirrors assignInstance() in engine/anim/cull_reference.cpp.
 #include "compute.glsl"
 #include "levels.glsl"
 
@@ -19,6 +22,7 @@ void main() {
     CrowdFrame f = Frames(pc.frame).f;
     Uints counters = Uints(f.counters);
     if (seenIndex >= counters.v[HORDE_COUNT_SEEN]) return;
+    bool counting = pc.stage == HORDE_ASSIGN_COUNT;
     VisibleInstance v = VisibleInstances(f.visible).v[seenIndex];
     bool lod = (pc.flags & HORDE_CULL_LOD) != 0u;
     bool pool = (pc.flags & HORDE_CULL_POOL) != 0u;
@@ -27,7 +31,7 @@ void main() {
     bool coarsest = false;
     if (own && pool && !deterministic) {
         if (v.bucket >= counters.v[HORDE_COUNT_DROP_FROM]) {
-            atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
+            if (counting) atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
             return;
         }
         coarsest = lod && v.bucket >= counters.v[HORDE_COUNT_COARSE_FROM];
@@ -41,31 +45,39 @@ void main() {
         vertices += levels.v[meshes.v[m].firstLevel + level].vertexCount;
         // A shared pose's vertices come from the budget pass, which may have run out of pool.
         if (pool && !own && Uints(f.sharedOffsets).v[(v.pose * f.meshCount + m) * HORDE_MAX_LEVELS + level] == HORDE_NONE) {
-            atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
+            if (counting) atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
             return;
         }
     }
+    Uints lists = Uints(f.listStarts);
+    if (counting) {
+        atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
+        for (uint m = 0u; m < f.meshCount; ++m)
+            atomicAdd(counters.v[HORDE_COUNT_HEADER + f.materialCount + meshes.v[m].firstLevel +
+                                 levelOf(meshes.v[m], levels, coarsest, lod, v.pixelsPerUnit)],
+                      1u);
+        return;
+    }
+
+    // The budget holds every own-pose instance it did not drop; a pool that still runs out (it
+    // cannot) would draw the entries empty rather than leave them unwritten.
     uint vertexOffset = 0u;
     if (pool && own) {
         if (deterministic) {
             vertexOffset = v.instance % f.chunkInstances * f.vertexStride;
         } else {
             vertexOffset = atomicAdd(counters.v[HORDE_COUNT_VERTICES], vertices);
-            if (vertexOffset + vertices > f.vertexCapacity) {
-                atomicAdd(counters.v[HORDE_COUNT_DROPPED], 1u);
-                return;
-            }
+            if (vertexOffset + vertices > f.vertexCapacity) vertexOffset = HORDE_NONE;
         }
     }
-    atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
     for (uint m = 0u; m < f.meshCount; ++m) {
         CullMesh mesh = meshes.v[m];
         uint level = levelOf(mesh, levels, coarsest, lod, v.pixelsPerUnit);
         uint list = mesh.firstLevel + level;
-        uint offset = 0u;
+        uint offset = vertexOffset;
         if (pool && !own) {
             offset = HORDE_SHARED_BIT | ((v.pose * f.meshCount + m) * HORDE_MAX_LEVELS + level);
-        } else if (pool) {
+        } else if (pool && vertexOffset != HORDE_NONE) {
             offset = deterministic ? vertexOffset + mesh.vertexBase : vertexOffset;
             uint jobCounter = HORDE_COUNT_HEADER + f.materialCount + f.listCount + list;
             uint job = deterministic ? v.instance : atomicAdd(counters.v[jobCounter], 1u);
@@ -73,9 +85,7 @@ void main() {
             SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(v.pose, offset);
             if (!deterministic) vertexOffset += levels.v[list].vertexCount;
         }
-        uint listCounter = HORDE_COUNT_HEADER + f.materialCount + list;
-        uint entry = deterministic ? v.instance : atomicAdd(counters.v[listCounter], 1u);
-        if (deterministic) atomicAdd(counters.v[listCounter], 1u);
-        DrawEntries(f.entries).v[list * f.instanceCount + entry] = DrawEntry(v.instance, v.pose, offset, level);
+        uint entry = lists.v[list] + (deterministic ? v.instance : atomicAdd(lists.v[f.listCount + list], 1u));
+        DrawEntries(f.entries).v[entry] = DrawEntry(v.instance, v.pose, offset, level);
     }
 }

@@ -270,7 +270,7 @@ struct CrowdFrame {
     address levels;         // CullLevel per (mesh, level)
     address submeshes;      // LevelSubmesh per (mesh, level, submesh)
     address counters;
-    address entries;        // DrawEntry lists, instanceCount entries each
+    address entries;        // DrawEntry lists one after another, each as long as it is this frame
     address sharedRequests; // uint per shared (pose, mesh, level): 1 when some visible instance uses it
     address sharedOffsets;  // uint per shared (pose, mesh, level): its pool offset this frame
     address jobs;           // SkinJob lists, jobCapacity each
@@ -282,6 +282,7 @@ struct CrowdFrame {
     address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
     address visible;        // VisibleInstance per seen instance (brute force: at its own index)
     address demand;         // uint per distance bucket: wanted vertices, then as many at the coarsest levels
+    address listStarts;     // uint per list: its first entry (a prefix sum of the counts), then a fill cursor per list
     vec4 sphere;            // every pose's bound, in world axes: centre, radius
     uint instanceCount;
     uint meshCount;
@@ -303,12 +304,15 @@ struct CrowdFrame {
     uint pad;
 };
 
+// The cull pass, and the assign pass at each of its two stages.
+#define HORDE_ASSIGN_COUNT 0u // counts each (mesh, level) list's entries and what is drawn or dropped
+#define HORDE_ASSIGN_FILL 1u  // writes the entries at their list's start, skin jobs and pool ranges
 struct CullPush {
     address frame;
     float time;
     float lodErrorPixels;
     uint flags;
-    uint pad;
+    uint stage; // assign: HORDE_ASSIGN_*
 };
 
 struct PlanPush {
@@ -345,8 +349,8 @@ static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 &&
 static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
-static_assert(offsetof(CrowdFrame, sphere) == 160 && offsetof(CrowdFrame, instanceCount) == 176 &&
-              sizeof(CrowdFrame) == 248);
+static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
+              sizeof(CrowdFrame) == 256);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu

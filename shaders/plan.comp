@@ -47,10 +47,11 @@ void main() {
             draws.v[command * 5u + 1u] = (instances + level.batch - 1u) / level.batch;
             draws.v[command * 5u + 2u] = submesh.firstIndex;
             draws.v[command * 5u + 3u] = 0u; // vertexOffset
-            draws.v[command * 5u + 4u] = list * f.instanceCount; // firstInstance: the list's entries
+            uint first = Uints(f.listStarts).v[list];
+            draws.v[command * 5u + 4u] = first; // firstInstance: the list's entries
             DrawInfos(f.drawInfo).v[command] = DrawInfo(submesh.material, list - CullMeshes(f.meshes).v[level.mesh].firstLevel,
                                                         level.batch, level.vertexCount, instances,
-                                                        list * f.instanceCount);
+                                                        first);
         }
     }
 }

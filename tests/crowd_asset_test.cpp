@@ -167,7 +167,7 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(plan.drawCommands, 4u);           // 2 slots x 2 commands a mesh
     const PartPlan::Bytes& b = plan.bytes;
     EXPECT_EQ(b.counters, 48u);
-    EXPECT_EQ(b.entries, 10u * 16u);
+    EXPECT_EQ(b.entries, 10u * 16u); // one mesh: one entry an instance, whatever its level
     EXPECT_EQ(b.sharedRequests, 780u * 4u);
     EXPECT_EQ(b.jobs, 69u * 8u);
     EXPECT_EQ(b.poseInstances, 65u * 4u);
@@ -180,8 +180,9 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.worlds, 10u * 48u);
     EXPECT_EQ(b.visible, 10u * 16u);
     EXPECT_EQ(b.demand, 2u * 256u * 4u); // wanted and coarsest vertices per distance bucket
+    EXPECT_EQ(b.listStarts, 2u * 4u);    // a start and a fill cursor for the one list
     EXPECT_EQ(planBytes(plan), 48u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u + 160u + 2048u);
+                                   3312u + 3312u + 480u + 160u + 2048u + 8u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {

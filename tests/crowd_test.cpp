@@ -308,6 +308,36 @@ TEST_F(CrowdTest, APoolTooSmallDrawsTheFarthestCoarserBeforeDroppingAny) {
     }
 }
 
+// The lists lie one after another, sized by what is drawn: each starts where the CPU's prefix sum
+// of the counts says, and holds its own (mesh, level)'s entries, each instance once.
+TEST_F(CrowdTest, ListsStartWhereThePreviousOnesEnd) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    CrowdScene scene(device(), models, 900, settings());
+    HeadlessResult result = render(scene, 0.3f, true);
+    ASSERT_FALSE(result.stats.counts.empty());
+    const std::vector<uint32_t>& counts = result.stats.counts.back().listCounts[0];
+    const uint32_t slot = 1; // the second of two frames
+    const std::vector<uint32_t> starts = scene.readListStarts(slot, 0);
+    EXPECT_EQ(starts, listStarts(counts));
+    uint32_t total = 0;
+    for (uint32_t c : counts)
+        total += c;
+    EXPECT_LT(total, 900u) << "the street view culls";
+    const std::vector<gpu::DrawEntry> entries = scene.readEntries(slot, 0, total);
+    const CrowdAsset& asset = crowdModel_->asset();
+    size_t listsUsed = 0;
+    for (uint32_t list = 0; list < counts.size(); ++list) {
+        const gpu::CullLevel& level = asset.cullLevels[list];
+        std::set<uint32_t> instances;
+        for (uint32_t k = starts[list]; k < starts[list] + counts[list]; ++k) {
+            EXPECT_EQ(entries[k].level, list - asset.cullMeshes[level.mesh].firstLevel) << "list " << list;
+            EXPECT_TRUE(instances.insert(entries[k].instance).second) << "list " << list;
+        }
+        listsUsed += counts[list] ? 1 : 0;
+    }
+    EXPECT_GE(listsUsed, 3u);
+}
+
 TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSize) {
     const CrowdModel* models[] = {crowdModel_.get()};
     uint32_t commands[2] = {};

@@ -64,6 +64,16 @@ uint32_t distanceBucket(double centreDistance, double far, uint32_t buckets) {
     return uint32_t(std::min(centreDistance / far * buckets, double(buckets - 1)));
 }
 
+std::vector<uint32_t> listStarts(std::span<const uint32_t> counts) {
+    std::vector<uint32_t> starts;
+    uint32_t start = 0;
+    for (uint32_t count : counts) {
+        starts.push_back(start);
+        start += count;
+    }
+    return starts;
+}
+
 PoolBudget poolBudget(std::span<const uint64_t> wanted, std::span<const uint64_t> coarsest, uint64_t left) {
     const uint32_t buckets = uint32_t(wanted.size());
     PoolBudget budget{buckets, buckets};

@@ -74,4 +74,8 @@ struct PoolBudget {
 };
 PoolBudget poolBudget(std::span<const uint64_t> wanted, std::span<const uint64_t> coarsest, uint64_t left);
 
+// Where each draw list starts once the lists are laid one after another (lists.comp): the
+// exclusive prefix sum of their counts.
+std::vector<uint32_t> listStarts(std::span<const uint32_t> counts);
+
 } // namespace horde

@@ -59,7 +59,7 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
 
     PartPlan::Bytes& b = p.bytes;
     b.counters = uint64_t(p.counterCount) * 4;
-    b.entries = lists * count * sizeof(gpu::DrawEntry);
+    b.entries = meshes * count * sizeof(gpu::DrawEntry); // an instance draws each mesh at one level
     b.sharedRequests = uint64_t(p.sharedCount) * 4;
     b.sharedOffsets = uint64_t(p.sharedCount) * 4;
     b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);
@@ -74,6 +74,7 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.worlds = uint64_t(count) * sizeof(gpu::Affine);
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
+    b.listStarts = 2 * lists * sizeof(uint32_t);
     return p;
 }
 
@@ -99,7 +100,7 @@ struct Named {
     uint64_t bytes;
     const char* what;
 };
-std::array<Named, 16> named(const PartPlan::Bytes& b) {
+std::array<Named, 17> named(const PartPlan::Bytes& b) {
     return {{{b.counters, "crowd counters"},
              {b.entries, "draw lists"},
              {b.sharedRequests, "shared pose requests"},
@@ -115,7 +116,8 @@ std::array<Named, 16> named(const PartPlan::Bytes& b) {
              {b.normals, "skinned normals"},
              {b.worlds, "instance transforms"},
              {b.visible, "visible list"},
-             {b.demand, "pool demand by distance"}}};
+             {b.demand, "pool demand by distance"},
+             {b.listStarts, "list starts"}}};
 }
 } // namespace
 

@@ -38,8 +38,10 @@ std::vector<gpu::DrawInfo> CrowdScene::buildChunkDraws(Part& part) {
             const gpu::LevelSubmesh& submesh = asset.levelSubmeshes[s];
             if (submesh.indexCount == 0) continue;
             part.chunkDraws.push_back(
-                {m, submesh.material, submesh.firstIndex, submesh.indexCount, level.batch, list});
-            infos.push_back({submesh.material, 0, level.batch, level.vertexCount, count, list * count});
+                {m, submesh.material, submesh.firstIndex, submesh.indexCount, level.batch});
+            // Brute force draws every instance of every mesh at level 0: mesh m's entries start m
+            // crowds in.
+            infos.push_back({submesh.material, 0, level.batch, level.vertexCount, count, m * count});
         }
     }
     return infos;
@@ -106,7 +108,7 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                                          VK_INDEX_TYPE_UINT32);
                     pushConstants(cmd, pipeline, push);
                     vkCmdDrawIndexed(cmd, draw.indexCount * draw.batch, (n + draw.batch - 1) / draw.batch,
-                                     draw.firstIndex, 0, draw.list * count + start);
+                                     draw.firstIndex, 0, draw.mesh * count + start);
                     commands_ += 3;
                 }
             vkCmdEndRendering(cmd);

@@ -188,18 +188,29 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         commands_ += 3;
     }
     passBarrier(cmd);
-    for (Part& part : parts_) {
-        gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
-        indirect(pipelines_.assign, push, part.slots[slotIndex].dispatches, 2);
+    // Assign counts the lists, lists lays them out one after another, assign fills them.
+    for (uint32_t stage : {HORDE_ASSIGN_COUNT, HORDE_ASSIGN_FILL}) {
+        for (Part& part : parts_) {
+            gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags,
+                               stage};
+            indirect(pipelines_.assign, push, part.slots[slotIndex].dispatches, 2);
+        }
+        passBarrier(cmd);
+        if (stage == HORDE_ASSIGN_FILL) break;
+        for (Part& part : parts_) {
+            gpu::PlanPush push{part.slots[slotIndex].frame.address()};
+            dispatch(cmd, pipelines_.lists, push, HORDE_WORKGROUP);
+            commands_ += 3;
+        }
+        passBarrier(cmd);
     }
-    passBarrier(cmd);
     for (Part& part : parts_) {
         gpu::PlanPush push{part.slots[slotIndex].frame.address()};
         dispatch(cmd, pipelines_.plan, push, HORDE_WORKGROUP);
         commands_ += 3;
     }
     passBarrier(cmd);
-    commands_ += 4;
+    commands_ += 6;
     stamp(1);
 
     for (Part& part : parts_) {

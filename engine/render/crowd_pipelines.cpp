@@ -13,6 +13,7 @@ CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, Vk
     p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
     p.budget = createComputePipeline(device, spirv::budget_comp(), pushBlock<gpu::PlanPush>(), "budget");
     p.assign = createComputePipeline(device, spirv::assign_comp(), pushBlock<gpu::CullPush>(), "assign");
+    p.lists = createComputePipeline(device, spirv::lists_comp(), pushBlock<gpu::PlanPush>(), "lists");
     p.plan = createComputePipeline(device, spirv::plan_comp(), pushBlock<gpu::PlanPush>(), "plan");
     p.sample = createComputePipeline(device, spirv::sample_comp(), pushBlock<gpu::SamplePush>(), "sample");
     p.pose = createComputePipeline(device, spirv::pose_comp(), pushBlock<gpu::PosePush>(), "pose");

@@ -1,5 +1,5 @@
 #pragma once
-// Every pipeline a crowd records: the seven compute passes, the draw in one variant per alpha
+// Every pipeline a crowd records: the eight compute passes, the draw in one variant per alpha
 // mode, and the ground.
 #include <array>
 
@@ -10,7 +10,7 @@ namespace horde {
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 struct CrowdPipelines {
-    Pipeline cull, budget, assign, plan, sample, pose, skin, ground;
+    Pipeline cull, budget, assign, lists, plan, sample, pose, skin, ground;
     std::array<Pipeline, 3> draw; // by alpha mode: opaque, mask (alpha test), blend
 };
 

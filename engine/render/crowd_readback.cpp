@@ -53,4 +53,21 @@ std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex
     return out;
 }
 
+std::vector<uint32_t> CrowdScene::readListStarts(uint32_t slot, uint32_t partIndex) {
+    const Part& part = parts_.at(partIndex);
+    std::vector<uint8_t> bytes = readBuffer(part.slots[slot].listStarts, 0, uint64_t(part.listCount()) * 4);
+    std::vector<uint32_t> out(part.listCount());
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
+std::vector<gpu::DrawEntry> CrowdScene::readEntries(uint32_t slot, uint32_t partIndex, uint32_t count) {
+    const Part& part = parts_.at(partIndex);
+    std::vector<uint8_t> bytes =
+        readBuffer(part.slots[slot].entries, 0, uint64_t(count) * sizeof(gpu::DrawEntry));
+    std::vector<gpu::DrawEntry> out(count);
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
 } // namespace horde

@@ -196,6 +196,7 @@ void CrowdScene::createSlotBuffers(Part& part) {
         b.worlds = storage(bytes.worlds, "instance transforms");
         b.visible = storage(bytes.visible, "visible list");
         b.demand = storage(bytes.demand, "pool demand by distance");
+        b.listStarts = storage(bytes.listStarts, "list starts");
     }
 }
 
@@ -225,6 +226,7 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.worlds = b.worlds.address();
     f.visible = b.visible.address();
     f.demand = b.demand.address();
+    f.listStarts = b.listStarts.address();
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
@@ -369,12 +371,14 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
             for (uint32_t s = 0; s < level.submeshCount; ++s)
                 indices += asset.levelSubmeshes[level.firstSubmesh + s].indexCount;
             out.triangles += uint64_t(drawn) * indices / 3;
-            out.skinnedVertices += uint64_t(settings_.technique == Technique::Compute ? jobs : drawn) * level.vertexCount;
+            out.skinnedVertices +=
+                uint64_t(settings_.technique == Technique::Compute ? jobs : drawn) * level.vertexCount;
         }
         out.instances += model.instances;
         out.visible += model.visible;
         out.dropped += model.dropped;
-        for (size_t l = 0; l < model.perLevel.size(); ++l) out.perLevel[l] += model.perLevel[l];
+        for (size_t l = 0; l < model.perLevel.size(); ++l)
+            out.perLevel[l] += model.perLevel[l];
     }
     return out;
 }

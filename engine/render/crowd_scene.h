@@ -114,6 +114,10 @@ class CrowdScene {
     // pass; a crowd skinned in chunks has none).
     std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
+    // Model `part`'s draw lists in the slot's last frame: where each starts, and the first
+    // `count` entries of all of them.
+    std::vector<uint32_t> readListStarts(uint32_t slot, uint32_t part);
+    std::vector<gpu::DrawEntry> readEntries(uint32_t slot, uint32_t part, uint32_t count);
 
     // One model's share of the crowd; defined for the scene's own files (crowd_scene_part.h).
     struct Part;

@@ -22,13 +22,13 @@ struct CrowdScene::Part {
     Buffer instanceBuffer;
     // Brute force in chunks: each level-0 submesh's draw record (the chunk's draws are direct).
     struct ChunkDraw {
-        uint32_t mesh, material, firstIndex, indexCount, batch, list;
+        uint32_t mesh, material, firstIndex, indexCount, batch;
     };
     std::vector<ChunkDraw> chunkDraws;
     Buffer chunkDrawInfo;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches,
-            draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand;
+            draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts;
     };
     std::vector<PerSlot> slots;
 
