@@ -16,6 +16,12 @@ void CrowdOptions::addOptions(CLI::App& command) {
                     "base-colour textures sampled (off: base colours only, to measure what sampling costs)")
         ->check(CLI::IsMember({"on", "off"}));
     command
+        .add_option(
+            "--impostors", impostors,
+            "with LOD on, monsters a few pixels across drawn as one quad of an atlas baked from their "
+            "shared poses (off: every instance as a mesh)")
+        ->check(CLI::IsMember({"on", "off"}));
+    command
         .add_option("--lod-error", lodErrorPixels,
                     "largest error a level or a shared pose may show, in pixels")
         ->check(CLI::Range(0.0f, 1000.0f));
@@ -48,6 +54,7 @@ CrowdSettings CrowdOptions::settings(VkFormat colorFormat, uint32_t slots,
     s.lod = lod == "on";
     s.cull = cull == "on";
     s.textures = textures == "on";
+    s.impostors = impostors == "on";
     s.lodErrorPixels = lodErrorPixels;
     s.ground = true;
     s.slots = slots;

@@ -18,6 +18,7 @@ struct CrowdOptions {
     std::string lod = "on";
     std::string cull = "on";
     std::string textures = "on";
+    std::string impostors = "on";
     float lodErrorPixels = kDefaultLodErrorPixels;
     std::string view = "front";
     std::string units = "auto";

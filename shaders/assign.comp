@@ -27,6 +27,20 @@ void main() {
     bool lod = (pc.flags & HORDE_CULL_LOD) != 0u;
     bool pool = (pc.flags & HORDE_CULL_POOL) != 0u;
     bool deterministic = pc.flags == 0u || pc.flags == HORDE_CULL_POOL; // brute force: slot = instance
+    Uints lists = Uints(f.listStarts);
+    if ((v.bucket & HORDE_VISIBLE_IMPOSTOR) != 0u) {
+        if (counting) {
+            atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
+            atomicAdd(counters.v[HORDE_COUNT_IMPOSTORS], 1u);
+            return;
+        }
+        // The impostors' list is the last; its entry's level is the view it is drawn from.
+        InstanceRecord inst = Instances(f.instances).v[v.instance];
+        vec3 toEye = Globals(f.globals).g.cullEye.xyz - placeInWorld(inst, f.sphere.xyz);
+        uint entry = lists.v[f.listCount] + atomicAdd(lists.v[2u * f.listCount + 1u], 1u);
+        DrawEntries(f.entries).v[entry] = DrawEntry(v.instance, v.pose, 0u, impostorView(toEye, inst.placement.w));
+        return;
+    }
     bool own = v.pose >= f.sharedPoses;
     bool coarsest = false;
     if (own && pool && !deterministic) {
@@ -49,7 +63,6 @@ void main() {
             return;
         }
     }
-    Uints lists = Uints(f.listStarts);
     if (counting) {
         atomicAdd(counters.v[HORDE_COUNT_VISIBLE], 1u);
         for (uint m = 0u; m < f.meshCount; ++m)
@@ -85,7 +98,7 @@ void main() {
             SkinJobs(f.jobs).v[list * f.jobCapacity + job] = SkinJob(v.pose, offset);
             if (!deterministic) vertexOffset += levels.v[list].vertexCount;
         }
-        uint entry = lists.v[list] + (deterministic ? v.instance : atomicAdd(lists.v[f.listCount + list], 1u));
+        uint entry = lists.v[list] + (deterministic ? v.instance : atomicAdd(lists.v[f.listCount + 1u + list], 1u));
         DrawEntries(f.entries).v[entry] = DrawEntry(v.instance, v.pose, offset, level);
     }
 }

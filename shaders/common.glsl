@@ -98,3 +98,41 @@ vec3 transformNormal(Affine m, vec3 n) {
     float len = length(r);
     return len > 0.0 ? r * (sign(det) / len) : r;
 }
+
+// The atlas view an impostor is drawn from: the baked direction nearest the one from its
+// sphere's centre to the eye, turned into the model's frame (before the instance's heading):
+// azimuth steps around it, elevation steps from its horizon up. Mirrors impostorView() in
+// engine/anim/cull_reference.cpp.
+uint impostorView(vec3 toEye, float heading) {
+    float c = cos(heading), s = sin(heading);
+    vec3 d = vec3(c * toEye.x - s * toEye.z, toEye.y, s * toEye.x + c * toEye.z);
+    float step = 6.2831853 / float(HORDE_IMPOSTOR_AZIMUTHS);
+    int azimuth = int(round(atan(d.x, d.z) / step));
+    uint a = uint((azimuth + int(HORDE_IMPOSTOR_AZIMUTHS)) % int(HORDE_IMPOSTOR_AZIMUTHS));
+    float up = asin(clamp(d.y / max(length(d), 1e-20), -1.0, 1.0));
+    uint e = uint(clamp(round(up / HORDE_IMPOSTOR_ELEVATION_STEP), 0.0, float(HORDE_IMPOSTOR_ELEVATIONS - 1u)));
+    return e * HORDE_IMPOSTOR_AZIMUTHS + a;
+}
+
+// A baked view's frame in the model's world axes: `back` from the model toward the eye (azimuth
+// about +Y from +Z, elevation above the horizon, as OrbitCamera turns), `right` and `up` across
+// its tiles.
+void impostorFrame(uint view, out vec3 right, out vec3 up, out vec3 back) {
+    float a = float(view % HORDE_IMPOSTOR_AZIMUTHS) * (6.2831853 / float(HORDE_IMPOSTOR_AZIMUTHS));
+    float e = float(view / HORDE_IMPOSTOR_AZIMUTHS) * HORDE_IMPOSTOR_ELEVATION_STEP;
+    back = vec3(sin(a) * cos(e), sin(e), cos(a) * cos(e));
+    right = vec3(cos(a), 0.0, -sin(a));
+    up = cross(back, right);
+}
+
+// Where a pose's tile lies in an atlas layer, in texture coordinates: its corner and size.
+vec4 impostorTile(uint pose, uint tilesPerRow, uint tileRows) {
+    vec2 size = vec2(1.0 / float(tilesPerRow), 1.0 / float(tileRows));
+    return vec4(vec2(float(pose % tilesPerRow), float(pose / tilesPerRow)) * size, size);
+}
+
+// A model-frame vector turned by an instance's heading about +Y (placeInWorld's turn).
+vec3 turnByHeading(vec3 v, float heading) {
+    float c = cos(heading), s = sin(heading);
+    return vec3(c * v.x + s * v.z, v.y, -s * v.x + c * v.z);
+}

@@ -57,6 +57,9 @@ void main() {
         float error = Floats(f.clipSpeed).v[inst.clip] * clip.duration / float(2u * f.bucketsPerClip);
         share = lod && error * pixelsPerUnit <= pc.lodErrorPixels;
     }
+    // Small enough on screen, an instance is one quad of the atlas, which holds the shared poses.
+    bool impostor = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod && 2.0 * radius * pixelsPerUnit <= f.impostorPixels;
+    share = share || impostor;
     uint pose = f.sharedPoses + instance;
     if (!share && !deterministic) {
         uint slot = atomicAdd(counters.v[HORDE_COUNT_POSES], 1u);
@@ -75,7 +78,7 @@ void main() {
         pose = sharedPose;
         atomicAdd(counters.v[HORDE_COUNT_SHARED], 1u);
         // A shared (pose, mesh, level) is skinned once for every instance drawing it.
-        if ((pc.flags & HORDE_CULL_POOL) != 0u)
+        if ((pc.flags & HORDE_CULL_POOL) != 0u && !impostor)
             for (uint m = 0u; m < f.meshCount; ++m) {
                 uint level = chosenLevel(meshes.v[m], levels, lod, pixelsPerUnit, pc.lodErrorPixels);
                 Uints(f.sharedRequests).v[(pose * f.meshCount + m) * HORDE_MAX_LEVELS + level] = 1u;
@@ -96,5 +99,6 @@ void main() {
     }
     uint entry = atomicAdd(counters.v[HORDE_COUNT_SEEN], 1u);
     if (deterministic) entry = instance;
-    VisibleInstances(f.visible).v[entry] = VisibleInstance(instance, pose, bucket, pixelsPerUnit);
+    VisibleInstances(f.visible).v[entry] =
+        VisibleInstance(instance, pose, bucket | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u), pixelsPerUnit);
 }

@@ -181,6 +181,7 @@ struct MaterialRecord {
 #define HORDE_CULL_FRUSTUM 1u      // drop instances whose sphere is outside the cull frustum
 #define HORDE_CULL_LOD 2u          // choose levels by projected error, share far poses
 #define HORDE_CULL_POOL 4u         // compute technique: skin into the pool (jobs and offsets)
+#define HORDE_CULL_IMPOSTORS 8u    // with LOD: instances drawn this small are one quad from the atlas
 #define HORDE_SHARED_BIT 0x80000000u // DrawEntry.vertexOffset: index into sharedOffsets instead
 
 // counters[] layout: a fixed header, then draw counts per material slot, then per-list counts.
@@ -192,7 +193,8 @@ struct MaterialRecord {
 #define HORDE_COUNT_SEEN 5        // instances inside the cull frustum: entries of the visible list
 #define HORDE_COUNT_COARSE_FROM 6 // distance bucket from which own-pose instances take coarsest levels
 #define HORDE_COUNT_DROP_FROM 7   // distance bucket from which they are dropped
-#define HORDE_COUNT_HEADER 8
+#define HORDE_COUNT_IMPOSTORS 8   // instances drawn as impostors (their list is the last)
+#define HORDE_COUNT_HEADER 12
 
 // The pool's budget (budget.comp): own-pose instances' skinned vertices per distance bucket, at
 // the levels they want and at every mesh's coarsest level, decide how far out instances may keep
@@ -201,10 +203,11 @@ struct MaterialRecord {
 #define HORDE_DISTANCE_BUCKETS 256
 
 // An instance inside the cull frustum, as the cull pass leaves it for the assign pass.
+#define HORDE_VISIBLE_IMPOSTOR 0x80000000u // VisibleInstance.bucket: drawn as an impostor
 struct VisibleInstance {
     uint instance;
     uint pose;           // shared pose index, or sharedPoses + its own slot
-    uint bucket;         // distance bucket of its sphere's centre
+    uint bucket;         // distance bucket of its sphere's centre, | HORDE_VISIBLE_IMPOSTOR
     float pixelsPerUnit; // at the sphere's nearest point: what its levels are chosen by
 };
 
@@ -301,7 +304,8 @@ struct CrowdFrame {
     uint chunkInstances;    // brute force: instances skinned and drawn together through the pool
     uint materialCount;     // material slots: every mesh's submeshes
     uint coarseVertices;    // every mesh at its coarsest level: what an instance needs at least
-    uint pad;
+    float impostorPixels;   // an instance whose sphere projects this many pixels across or fewer is an impostor
+    address impostorDraw;   // VkDrawIndexedIndirectCommand: the impostors' quads (six indices each)
 };
 
 // The cull pass, and the assign pass at each of its two stages.
@@ -317,6 +321,51 @@ struct CullPush {
 
 struct PlanPush {
     address frame;
+};
+
+// Impostors: each model's posed monster baked into an atlas at scene creation, per view
+// direction (a layer: HORDE_IMPOSTOR_AZIMUTHS around the model, times HORDE_IMPOSTOR_ELEVATIONS from
+// the horizon up) and per shared pose (a tile of the layer), and drawn as one camera-facing quad
+// an instance: premultiplied colour with coverage as alpha, and normal and depth to light it and
+// place it among meshes.
+#define HORDE_IMPOSTOR_AZIMUTHS 8u
+#define HORDE_IMPOSTOR_ELEVATIONS 3u
+#define HORDE_IMPOSTOR_ELEVATION_STEP 0.5235988f // 30 degrees between elevations
+#define HORDE_IMPOSTOR_TILE 32u                   // texels across a tile: the pose's sphere
+
+// Baking: one instance per shared pose, its level vertices skinned with that pose's palette and
+// seen along one view direction into its tile.
+struct ImpostorBakePush {
+    address positions;  // the mesh's source streams
+    address normals;
+    address order;      // level vertex -> source vertex
+    address joints;
+    address weights;
+    address palette;    // the shared poses' palettes
+    address uvs;        // 0: none
+    address materials;  // MaterialRecord per material slot
+    address axes;       // mat4: the file's axes into the world, times the crowd's scale
+    vec4 sphere;        // every pose's sphere in world axes: what a tile holds
+    uint view;          // azimuth + elevation x HORDE_IMPOSTOR_AZIMUTHS
+    uint tilesPerRow;
+    uint tileRows;
+    uint jointBase;
+    uint jointCount;
+    uint material;      // this draw's material slot
+    uint skinned;
+    uint pad;
+};
+
+// Drawing: entry k's instance as a quad of its sphere facing the camera, the tile of its shared
+// pose in the layer of its view (DrawEntry.level).
+struct ImpostorPush {
+    address globals;
+    address instances;
+    address entries;
+    vec4 sphere;        // every pose's sphere in world axes, before the instance's placement
+    uint tilesPerRow;
+    uint tileRows;
+    uint pad0, pad1;
 };
 
 struct GroundPush {
@@ -350,7 +399,9 @@ static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
-              sizeof(CrowdFrame) == 256);
+              sizeof(CrowdFrame) == 264);
+static_assert(sizeof(ImpostorBakePush) == 120 && offsetof(ImpostorBakePush, sphere) == 72);
+static_assert(sizeof(ImpostorPush) == 56 && offsetof(ImpostorPush, sphere) == 24);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu

@@ -1,8 +1,8 @@
 #version 460
 // Between the assign pass's two stages, one workgroup lays the draw lists out one after another:
-// each (mesh, level) list starts where the ones before it end (an exclusive prefix sum of the
-// counts), and its fill cursor starts at zero. Lists are few (levels times meshes), so one lane
-// walks them. Mirrors listStarts() in engine/anim/cull_reference.cpp.
+// each (mesh, level) list, then the impostors', starts where the ones before it end (an exclusive
+// prefix sum of the counts), and its fill cursor starts at zero. Lists are few (levels times
+// meshes), so one lane walks them. Mirrors listStarts() in engine/anim/cull_reference.cpp.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { PlanPush pc; };
@@ -13,9 +13,10 @@ void main() {
     Uints counters = Uints(f.counters);
     Uints lists = Uints(f.listStarts);
     uint start = 0u;
-    for (uint list = 0u; list < f.listCount; ++list) {
+    for (uint list = 0u; list <= f.listCount; ++list) {
         lists.v[list] = start;
-        lists.v[f.listCount + list] = 0u;
-        start += counters.v[HORDE_COUNT_HEADER + f.materialCount + list];
+        lists.v[f.listCount + 1u + list] = 0u;
+        start += list < f.listCount ? counters.v[HORDE_COUNT_HEADER + f.materialCount + list]
+                                    : counters.v[HORDE_COUNT_IMPOSTORS];
     }
 }

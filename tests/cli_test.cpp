@@ -128,7 +128,8 @@ TEST(Cli, InfoJsonListsMaterialsAndTheirTextures) {
     ASSERT_EQ(r.code, 0) << r.out;
     json j = json::parse(r.out);
     std::map<std::string, json> materials;
-    for (const json& m : j["materials"]) materials[m["name"]] = m;
+    for (const json& m : j["materials"])
+        materials[m["name"]] = m;
     ASSERT_EQ(materials.size(), 3u) << j["materials"].dump();
     for (const char* name : {"hide", "legs", "bone"}) {
         const json& m = materials[name];
@@ -147,7 +148,8 @@ TEST(Cli, InfoJsonListsMaterialsAndTheirTextures) {
             EXPECT_EQ(t["mips"], 1);
             EXPECT_EQ(t["format"], "rgba8") << "stb_image widens 24-bit texels to RGBA";
         } else {
-            for (const char* key : {"format", "width", "height", "mips"}) EXPECT_TRUE(t[key].is_null()) << key;
+            for (const char* key : {"format", "width", "height", "mips"})
+                EXPECT_TRUE(t[key].is_null()) << key;
         }
     }
 }
@@ -165,25 +167,29 @@ TEST(Cli, InfoFolderListsTexturesNotFoundUnderTheModelNamingThem) {
     horde::Result<horde::Model> loaded = horde::loadModel(model, {}, allocator);
     ASSERT_TRUE(loaded) << loaded.error().message;
     size_t vertices = 0;
-    for (const horde::Mesh& m : loaded->meshes) vertices += m.vertexCount();
+    for (const horde::Mesh& m : loaded->meshes)
+        vertices += m.vertexCount();
     ASSERT_EQ(loaded->warnings.size(), 2u) << "legs and bone not found";
-    const std::string counts = std::to_string(loaded->nodes.size()) + " nodes, " + std::to_string(loaded->meshes.size()) +
-                               " meshes, " + std::to_string(vertices) + " vertices, " +
-                               std::to_string(loaded->clips.size()) + " clips, 2 load warnings (--json lists them)\n";
+    const std::string counts =
+        std::to_string(loaded->nodes.size()) + " nodes, " + std::to_string(loaded->meshes.size()) +
+        " meshes, " + std::to_string(vertices) + " vertices, " + std::to_string(loaded->clips.size()) +
+        " clips, 2 load warnings (--json lists them)\n";
 
     CliRun r = runCli("info " + dir.path.string());
     EXPECT_EQ(r.code, 0);
-    EXPECT_EQ(r.out, "model      beast.mdl  nwn: " + counts +
-                         "  missing    texture 'legs' (material 'legs', base)\n"
-                         "  missing    texture 'bone' (material 'bone', base)\n"
-                         "2 files: 1 models, 0 meshes, 0 skeletons, 0 animations (0 paired), 1 textures, 0 other; "
-                         "0 errors, 0 warnings\n"
-                         "2 textures not found, named by 1 model\n");
+    EXPECT_EQ(r.out,
+              "model      beast.mdl  nwn: " + counts +
+                  "  missing    texture 'legs' (material 'legs', base)\n"
+                  "  missing    texture 'bone' (material 'bone', base)\n"
+                  "2 files: 1 models, 0 meshes, 0 skeletons, 0 animations (0 paired), 1 textures, 0 other; "
+                  "0 errors, 0 warnings\n"
+                  "2 textures not found, named by 1 model\n");
 
     r = runCli("info " + dir.path.string() + " --json");
     EXPECT_EQ(r.code, 0);
     std::map<std::string, json> records;
-    for (const json& record : json::parse(r.out)) records[record["path"]] = record;
+    for (const json& record : json::parse(r.out))
+        records[record["path"]] = record;
     ASSERT_EQ(records.size(), 2u) << r.out;
     EXPECT_EQ(records["beast.mdl"]["missing_textures"],
               json::parse(R"([{"path": "legs", "material": "legs", "slot": "base"},
@@ -202,7 +208,8 @@ TEST(Cli, BadInputExitsWithItsOwnCode) {
 TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
     horde::test::TempDir dir("horde_cli");
     auto gpuPath = (dir.path / "gpu.json"), cpuPath = (dir.path / "cpu.json");
-    ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code, 0);
+    ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --validation --out " + gpuPath.string()).code,
+              0);
     ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --cpu --out " + cpuPath.string()).code, 0);
     json gpu = json::parse(std::ifstream(gpuPath)), cpu = json::parse(std::ifstream(cpuPath));
     ASSERT_EQ(gpu["meshes"].size(), 1u);
@@ -212,7 +219,8 @@ TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
     ASSERT_EQ(a.size(), b.size());
     double worst = 0;
     for (size_t v = 0; v < a.size(); ++v)
-        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[v][c].get<double>() - b[v][c].get<double>()));
+        for (int c = 0; c < 3; ++c)
+            worst = std::max(worst, std::abs(a[v][c].get<double>() - b[v][c].get<double>()));
     EXPECT_LT(worst, 1e-4 * 2.7); // the monster's bounding radius is about 2.7
     // Bind pose (no clip) differs from the attack pose.
     auto bindPath = (dir.path / "bind.json");
@@ -224,7 +232,10 @@ TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
 TEST(Cli, RenderWritesAPng) {
     horde::test::TempDir dir("horde_cli");
     auto png = dir.path / "render.png";
-    ASSERT_EQ(runCli("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " + png.string()).code, 0);
+    ASSERT_EQ(runCli("render monster --clip walk --time 0.4 --width 160 --height 120 --validation --out " +
+                     png.string())
+                  .code,
+              0);
     std::ifstream file(png, std::ios::binary);
     char magic[8] = {};
     file.read(magic, 8);
@@ -234,8 +245,8 @@ TEST(Cli, RenderWritesAPng) {
 TEST(Cli, ABruteForceCrowdTooBigForTheDeviceIsDeviceTrouble) {
     horde::test::TempDir dir("horde_cli");
     CliRun r = runCli("crowd --headless --lod off --cull off --count 1048576 --frames 1 --validation --out " +
-                         (dir.path / "huge.png").string(),
-                     true);
+                          (dir.path / "huge.png").string(),
+                      true);
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find("horde: device error: a crowd of 1048576 needs"), std::string::npos) << r.out;
     EXPECT_FALSE(std::filesystem::exists((dir.path / "huge.png")));
@@ -244,9 +255,11 @@ TEST(Cli, ABruteForceCrowdTooBigForTheDeviceIsDeviceTrouble) {
 // The statistics users script against: one record per frame with the GPU's own counts.
 TEST(Cli, CrowdStatsJsonHasTheDocumentedShape) {
     horde::test::TempDir dir("horde_cli");
-    CliRun r = runCli("crowd --headless --count 300 --frames 3 --view street --lod-error 2 --width 320 --height 200 "
-                     "--validation --out " + (dir.path / "street.png").string() + " --stats " + (dir.path / "stats.json").string(),
-                     true);
+    CliRun r =
+        runCli("crowd --headless --count 300 --frames 3 --view street --lod-error 2 --width 320 --height 200 "
+               "--validation --out " +
+                   (dir.path / "street.png").string() + " --stats " + (dir.path / "stats.json").string(),
+               true);
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_NE(r.out.find("visible"), std::string::npos) << "the per-frame line shows visible instances";
     EXPECT_NE(r.out.find("triangles"), std::string::npos) << r.out;
@@ -255,13 +268,16 @@ TEST(Cli, CrowdStatsJsonHasTheDocumentedShape) {
     ASSERT_TRUE(j["frames"].is_array());
     ASSERT_GE(j["frames"].size(), 1u);
     for (const json& f : j["frames"]) {
-        for (const char* pass : {"cull", "sample", "pose", "skin", "draw", "total"}) EXPECT_TRUE(f["gpu_ms"][pass].is_number());
+        for (const char* pass : {"cull", "sample", "pose", "skin", "draw", "total"})
+            EXPECT_TRUE(f["gpu_ms"][pass].is_number());
         EXPECT_EQ(f["instances"], 300);
         EXPECT_GT(f["visible"].get<int>(), 0);
         EXPECT_LT(f["visible"].get<int>(), 300) << "the street view culls part of the crowd";
         int perLevel = 0;
-        for (const json& n : f["levels"]) perLevel += n.get<int>();
-        EXPECT_EQ(perLevel, f["visible"].get<int>()) << "one mesh: one level per visible instance";
+        for (const json& n : f["levels"])
+            perLevel += n.get<int>();
+        EXPECT_EQ(perLevel + f["impostors"].get<int>(), f["visible"].get<int>())
+            << "one mesh: one level per visible instance drawn as a mesh, the rest impostors";
         EXPECT_GT(f["triangles"].get<int>(), 0);
         EXPECT_GT(f["skinned_vertices"].get<int>(), 0);
         EXPECT_EQ(f["own_poses"].get<int>() + f["shared_poses"].get<int>(), f["visible"].get<int>());

@@ -158,15 +158,15 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     const CrowdAsset asset = buildCrowdAsset(model, {.crowd = false});
     const PartPlan plan =
         planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4}, 1u << 23);
-    EXPECT_EQ(plan.poseCapacity, 4u);           // the budget, not the 10 instances
-    EXPECT_EQ(plan.sharedCount, 65u * 12u);     // 65 shared poses x 1 mesh x 12 levels
-    EXPECT_EQ(plan.jobCapacity, 4u + 65u);      // own poses and shared poses
-    EXPECT_EQ(plan.chunkInstances, 10u);        // not brute force: no chunks
-    EXPECT_EQ(plan.vertexCapacity, 69u * 4u);   // every pose's level 0, under the 8 M budget
-    EXPECT_EQ(plan.counterCount, 8u + 2u + 2u); // header, 2 material slots, 2 per list
-    EXPECT_EQ(plan.drawCommands, 4u);           // 2 slots x 2 commands a mesh
+    EXPECT_EQ(plan.poseCapacity, 4u);            // the budget, not the 10 instances
+    EXPECT_EQ(plan.sharedCount, 65u * 12u);      // 65 shared poses x 1 mesh x 12 levels
+    EXPECT_EQ(plan.jobCapacity, 4u + 65u);       // own poses and shared poses
+    EXPECT_EQ(plan.chunkInstances, 10u);         // not brute force: no chunks
+    EXPECT_EQ(plan.vertexCapacity, 69u * 4u);    // every pose's level 0, under the 8 M budget
+    EXPECT_EQ(plan.counterCount, 12u + 2u + 2u); // header, 2 material slots, 2 per list
+    EXPECT_EQ(plan.drawCommands, 4u);            // 2 slots x 2 commands a mesh
     const PartPlan::Bytes& b = plan.bytes;
-    EXPECT_EQ(b.counters, 48u);
+    EXPECT_EQ(b.counters, 64u);
     EXPECT_EQ(b.entries, 10u * 16u); // one mesh: one entry an instance, whatever its level
     EXPECT_EQ(b.sharedRequests, 780u * 4u);
     EXPECT_EQ(b.jobs, 69u * 8u);
@@ -179,10 +179,11 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.positions, 276u * 12u);
     EXPECT_EQ(b.worlds, 10u * 48u);
     EXPECT_EQ(b.visible, 10u * 16u);
-    EXPECT_EQ(b.demand, 2u * 256u * 4u); // wanted and coarsest vertices per distance bucket
-    EXPECT_EQ(b.listStarts, 2u * 4u);    // a start and a fill cursor for the one list
-    EXPECT_EQ(planBytes(plan), 48u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u + 160u + 2048u + 8u);
+    EXPECT_EQ(b.demand, 2u * 256u * 4u);   // wanted and coarsest vertices per distance bucket
+    EXPECT_EQ(b.listStarts, 2u * 2u * 4u); // a start and a fill cursor: the one list and the impostors'
+    EXPECT_EQ(b.impostorDraw, 5u * 4u);    // a VkDrawIndexedIndirectCommand
+    EXPECT_EQ(planBytes(plan), 64u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
+                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 20u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "shaders/gpu_types.h"
+
 namespace horde {
 
 std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
@@ -48,6 +50,13 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
         d.sharedPose = settings.lod && error * d.pixelsPerUnit <= settings.lodErrorPixels;
     }
 
+    d.impostor =
+        settings.impostors && settings.lod &&
+        2.0 * radius * d.pixelsPerUnit <= double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
+    if (d.impostor) {
+        d.sharedPose = true;
+        d.view = impostorView(glm::dvec3(camera.eye) - centre, instance.yaw);
+    }
     for (const std::vector<float>& errors : model.levelErrors) {
         uint32_t level = 0;
         if (settings.lod)
@@ -57,6 +66,18 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
         d.levels.push_back(level);
     }
     return d;
+}
+
+uint32_t impostorView(glm::dvec3 toEye, double heading) {
+    const double c = std::cos(heading), s = std::sin(heading);
+    const glm::dvec3 d(c * toEye.x - s * toEye.z, toEye.y, s * toEye.x + c * toEye.z);
+    const double step = 2.0 * M_PI / HORDE_IMPOSTOR_AZIMUTHS;
+    const int azimuth = int(std::round(std::atan2(d.x, d.z) / step));
+    const uint32_t a = uint32_t((azimuth + int(HORDE_IMPOSTOR_AZIMUTHS)) % int(HORDE_IMPOSTOR_AZIMUTHS));
+    const double up = std::asin(std::clamp(d.y / std::max(glm::length(d), 1e-20), -1.0, 1.0));
+    const double e = std::clamp(std::round(up / double(HORDE_IMPOSTOR_ELEVATION_STEP)), 0.0,
+                                double(HORDE_IMPOSTOR_ELEVATIONS - 1));
+    return uint32_t(e) * HORDE_IMPOSTOR_AZIMUTHS + a;
 }
 
 uint32_t distanceBucket(double centreDistance, double far, uint32_t buckets) {

@@ -40,11 +40,15 @@ struct CullModelInfo {
 // The error a level or a shared pose may show by default, in pixels: the crowd, the CLI and this
 // reference all start from it.
 constexpr float kDefaultLodErrorPixels = 1.0f;
+// With LOD on, an instance whose every-pose sphere projects to at most this many pixels across
+// per pixel of allowed error is drawn as an impostor (docs/PERFORMANCE.md, "Impostors").
+constexpr float kImpostorPixelsPerErrorPixel = 16.0f;
 
 struct CullSettings {
     bool frustum = true;
     bool lod = true;
     float lodErrorPixels = kDefaultLodErrorPixels;
+    bool impostors = false;
 };
 
 struct CullDecision {
@@ -53,9 +57,15 @@ struct CullDecision {
     bool sharedPose = false;      // drawn with the pose of its clip's time bucket
     uint32_t bucket = 0;          // that bucket (clip x buckets + bucket; the last one is the bind pose)
     double pixelsPerUnit = 0.0;   // at the sphere's nearest point
-    double centreDistance =
-        0.0; // from the eye to the sphere's centre: what its distance bucket is taken from
+    // From the eye to the sphere's centre: what its distance bucket is taken from.
+    double centreDistance = 0.0;
+    bool impostor = false; // drawn as one quad of the atlas, with the shared pose of its bucket
+    uint32_t view = 0;     // the atlas view it is drawn from (impostorView)
 };
+
+// The atlas view for an eye in direction `toEye` from an instance turned by `heading` (the
+// shaders' impostorView): azimuth steps around the model, elevation steps up from its horizon.
+uint32_t impostorView(glm::dvec3 toEye, double heading);
 
 CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instance, const CullCamera& camera,
                           const CullSettings& settings);

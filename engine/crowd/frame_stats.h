@@ -24,7 +24,8 @@ struct FrameCounts {
     uint64_t triangles = 0;
     uint64_t skinnedVertices = 0; // by the skin pass (compute) or the draw (vertex technique)
     uint32_t ownPoses = 0, sharedPoses = 0;
-    uint32_t dropped = 0; // instances seen but not drawn: the vertex pool could not hold them
+    uint32_t impostors = 0; // visible instances drawn as impostors (their poses are among the shared)
+    uint32_t dropped = 0;   // instances seen but not drawn: the vertex pool could not hold them
     std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
     struct Model {
         uint32_t instances = 0, visible = 0, dropped = 0;

@@ -74,7 +74,8 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.worlds = uint64_t(count) * sizeof(gpu::Affine);
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
-    b.listStarts = 2 * lists * sizeof(uint32_t);
+    b.listStarts = 2 * (lists + 1) * sizeof(uint32_t); // the impostors' list is one more
+    b.impostorDraw = 5 * sizeof(uint32_t);             // a VkDrawIndexedIndirectCommand
     return p;
 }
 
@@ -100,7 +101,7 @@ struct Named {
     uint64_t bytes;
     const char* what;
 };
-std::array<Named, 17> named(const PartPlan::Bytes& b) {
+std::array<Named, 18> named(const PartPlan::Bytes& b) {
     return {{{b.counters, "crowd counters"},
              {b.entries, "draw lists"},
              {b.sharedRequests, "shared pose requests"},
@@ -117,7 +118,8 @@ std::array<Named, 17> named(const PartPlan::Bytes& b) {
              {b.worlds, "instance transforms"},
              {b.visible, "visible list"},
              {b.demand, "pool demand by distance"},
-             {b.listStarts, "list starts"}}};
+             {b.listStarts, "list starts"},
+             {b.impostorDraw, "impostor draw"}}};
 }
 } // namespace
 

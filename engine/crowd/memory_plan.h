@@ -49,7 +49,7 @@ struct PartPlan {
     uint64_t drawCommands = 0;   // one per (material slot, level submesh)
     struct Bytes {
         uint64_t counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws,
-            drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts;
+            drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts, impostorDraw;
     } bytes{};
     bool chunked(uint32_t count) const { return chunkInstances < count; }
 };

@@ -3,12 +3,13 @@
 #include <cstddef>
 #include <string>
 
+#include "render/impostor_atlas.h"
 #include "shaders/spirv.h"
 
 namespace horde {
 
-CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, VkFormat colorFormat,
-                                    VkSampleCountFlagBits samples, VkDescriptorSetLayout materials) {
+CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& info) {
+    const bool pool = info.pool, textures = info.textures;
     CrowdPipelines p;
     p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
     p.budget = createComputePipeline(device, spirv::budget_comp(), pushBlock<gpu::PlanPush>(), "budget");
@@ -30,10 +31,10 @@ CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, Vk
     draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
     draw.fragment = spirv::draw_frag();
     draw.push = pushBlock<gpu::DrawPush>();
-    draw.colorFormat = colorFormat;
+    draw.colorFormat = info.colorFormat;
     draw.depthFormat = kDepthFormat;
-    draw.samples = samples;
-    draw.setLayout = materials;
+    draw.samples = info.samples;
+    draw.setLayout = info.materials;
     static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
     for (uint32_t alpha = 0; alpha < 3; ++alpha) {
         Specialization values{textures ? VK_TRUE : VK_FALSE, alpha};
@@ -51,6 +52,29 @@ CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, Vk
     ground.fragment = spirv::ground_frag();
     ground.push = pushBlock<gpu::GroundPush>();
     p.ground = createGraphicsPipeline(device, ground, "ground");
+    if (info.impostors == VK_NULL_HANDLE) return p;
+
+    GraphicsPipelineInfo bake;
+    bake.vertex = spirv::impostor_bake_vert();
+    bake.fragment = spirv::impostor_bake_frag();
+    bake.push = pushBlock<gpu::ImpostorBakePush>();
+    bake.colorFormat = kImpostorColorFormat;
+    bake.secondColorFormat = kImpostorNormalFormat;
+    bake.depthFormat = kDepthFormat;
+    bake.samples = kImpostorBakeSamples;
+    bake.setLayout = info.materials;
+    const VkBool32 sample = textures ? VK_TRUE : VK_FALSE;
+    const VkSpecializationInfo sampling{1, entries, sizeof(sample), &sample};
+    bake.specialization = &sampling;
+    p.impostorBake = createGraphicsPipeline(device, bake, "impostor bake");
+    GraphicsPipelineInfo impostor = ground;
+    impostor.vertex = spirv::impostor_vert();
+    impostor.fragment = spirv::impostor_frag();
+    impostor.push = pushBlock<gpu::ImpostorPush>();
+    impostor.setLayout = info.impostors;
+    // Coverage as alpha becomes samples: thin limbs keep their share of a pixel, in any order.
+    impostor.alphaToCoverage = info.samples != VK_SAMPLE_COUNT_1_BIT;
+    p.impostor = createGraphicsPipeline(device, impostor, "impostor");
     return p;
 }
 

@@ -11,12 +11,19 @@ constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 struct CrowdPipelines {
     Pipeline cull, budget, assign, lists, plan, sample, pose, skin, ground;
-    std::array<Pipeline, 3> draw; // by alpha mode: opaque, mask (alpha test), blend
+    std::array<Pipeline, 3> draw;    // by alpha mode: opaque, mask (alpha test), blend
+    Pipeline impostorBake, impostor; // when the scene has impostors
 };
 
-// `pool`: the draw reads skinned vertices (compute technique), else it blends the palette itself.
-// `textures` off: the draw samples nothing. `materials`: the material table's set layout.
-CrowdPipelines createCrowdPipelines(Device& device, bool pool, bool textures, VkFormat colorFormat,
-                                    VkSampleCountFlagBits samples, VkDescriptorSetLayout materials);
+struct CrowdPipelineInfo {
+    bool pool = true; // the draw reads skinned vertices (compute technique), else blends the palette itself
+    bool textures = true; // off: nothing is sampled but the impostor atlases
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+    VkDescriptorSetLayout materials = VK_NULL_HANDLE; // the material table's set layout
+    VkDescriptorSetLayout impostors = VK_NULL_HANDLE; // the atlases' (none: no impostor pipelines)
+};
+
+CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& info);
 
 } // namespace horde

@@ -55,8 +55,9 @@ std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex
 
 std::vector<uint32_t> CrowdScene::readListStarts(uint32_t slot, uint32_t partIndex) {
     const Part& part = parts_.at(partIndex);
-    std::vector<uint8_t> bytes = readBuffer(part.slots[slot].listStarts, 0, uint64_t(part.listCount()) * 4);
-    std::vector<uint32_t> out(part.listCount());
+    std::vector<uint8_t> bytes =
+        readBuffer(part.slots[slot].listStarts, 0, uint64_t(part.listCount() + 1) * 4);
+    std::vector<uint32_t> out(part.listCount() + 1);
     std::memcpy(out.data(), bytes.data(), bytes.size());
     return out;
 }

@@ -118,9 +118,21 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     for (const Part& part : parts_)
         drawn.push_back(part.model);
     materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
-    pipelines_ = createCrowdPipelines(device, settings.technique == Technique::Compute, settings.textures,
-                                      settings.colorFormat, settings.samples, materials_->layout());
+    if (settings.impostors && settings.lod && !parts_.empty())
+        impostors_ = std::make_unique<ImpostorAtlases>(device);
+    pipelines_ = createCrowdPipelines(device, {settings.technique == Technique::Compute, settings.textures,
+                                               settings.colorFormat, settings.samples, materials_->layout(),
+                                               impostors_ ? impostors_->layout() : VK_NULL_HANDLE});
     computeSharedPoses();
+    if (impostors_) bakeImpostors();
+}
+
+// Every model's atlas from its shared poses, which computeSharedPoses put in every slot.
+void CrowdScene::bakeImpostors() {
+    std::vector<ImpostorAtlases::Source> sources;
+    for (size_t p = 0; p < parts_.size(); ++p)
+        sources.push_back({parts_[p].model, p, parts_[p].slots[0].palette.address()});
+    impostors_->bake(sources, pipelines_.impostorBake, *materials_);
 }
 
 namespace {
@@ -197,6 +209,7 @@ void CrowdScene::createSlotBuffers(Part& part) {
         b.visible = storage(bytes.visible, "visible list");
         b.demand = storage(bytes.demand, "pool demand by distance");
         b.listStarts = storage(bytes.listStarts, "list starts");
+        b.impostorDraw = storage(bytes.impostorDraw, "impostor draw", kIndirectUsage);
     }
 }
 
@@ -227,6 +240,8 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.visible = b.visible.address();
     f.demand = b.demand.address();
     f.listStarts = b.listStarts.address();
+    f.impostorDraw = b.impostorDraw.address();
+    f.impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
@@ -273,7 +288,8 @@ uint32_t CrowdScene::chunkCount() const {
 
 uint32_t CrowdScene::flags() const {
     return (settings_.cull ? HORDE_CULL_FRUSTUM : 0u) | (settings_.lod ? HORDE_CULL_LOD : 0u) |
-           (settings_.technique == Technique::Compute ? HORDE_CULL_POOL : 0u);
+           (settings_.technique == Technique::Compute ? HORDE_CULL_POOL : 0u) |
+           (impostors_ ? HORDE_CULL_IMPOSTORS : 0u);
 }
 
 void CrowdScene::writeGlobals(uint32_t slotIndex, const ViewCamera& view, const ViewCamera& cull) {
@@ -358,6 +374,8 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         model.visible = c[HORDE_COUNT_VISIBLE];
         model.dropped = c[HORDE_COUNT_DROPPED];
         out.ownPoses += c[HORDE_COUNT_POSES];
+        out.impostors += c[HORDE_COUNT_IMPOSTORS];
+        out.triangles += 2 * uint64_t(c[HORDE_COUNT_IMPOSTORS]);
         out.sharedPoses += c[HORDE_COUNT_SHARED];
         std::vector<uint32_t>& lists = out.listCounts.emplace_back();
         for (uint32_t list = 0; list < part.listCount(); ++list) {

@@ -21,6 +21,7 @@
 #include "crowd/view.h"
 #include "render/crowd_model.h"
 #include "render/crowd_pipelines.h"
+#include "render/impostor_atlas.h"
 #include "render/material_table.h"
 
 namespace horde {
@@ -47,6 +48,8 @@ struct CrowdSettings {
     LayoutOptions layout;    // where a crowd given by its count stands
     // Samples per pixel of the pictures drawn (the render target's); resolved before anything reads them.
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+    // With LOD on: instances a few pixels across drawn as one quad of an atlas baked at creation.
+    bool impostors = true;
 };
 
 struct RenderTarget {
@@ -114,8 +117,8 @@ class CrowdScene {
     // pass; a crowd skinned in chunks has none).
     std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
-    // Model `part`'s draw lists in the slot's last frame: where each starts, and the first
-    // `count` entries of all of them.
+    // Model `part`'s draw lists in the slot's last frame: where each starts (every (mesh, level)
+    // list, then the impostors'), and the first `count` entries of all of them.
     std::vector<uint32_t> readListStarts(uint32_t slot, uint32_t part);
     std::vector<gpu::DrawEntry> readEntries(uint32_t slot, uint32_t part, uint32_t count);
 
@@ -149,6 +152,8 @@ class CrowdScene {
     gpu::DrawPush drawPush(const Part& part, size_t partIndex, uint32_t slot, uint32_t mesh) const;
     gpu::SkinPush skinPush(const Part& part, uint32_t slot, uint32_t list) const;
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
+    void recordImpostors(VkCommandBuffer cmd, uint32_t slot);
+    void bakeImpostors();
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
     void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool stamps);
@@ -167,6 +172,7 @@ class CrowdScene {
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
     std::unique_ptr<MaterialTable> materials_;
+    std::unique_ptr<ImpostorAtlases> impostors_; // null without impostors
     CrowdPipelines pipelines_;
 };
 

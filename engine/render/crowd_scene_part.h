@@ -28,7 +28,8 @@ struct CrowdScene::Part {
     Buffer chunkDrawInfo;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches,
-            draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts;
+            draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts,
+            impostorDraw;
     };
     std::vector<PerSlot> slots;
 

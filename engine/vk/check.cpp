@@ -4,7 +4,9 @@ namespace horde {
 
 const char* resultName(VkResult result) {
     switch (result) {
-#define HORDE_RESULT(name) case name: return #name;
+#define HORDE_RESULT(name)                                                                                   \
+    case name:                                                                                               \
+        return #name;
         HORDE_RESULT(VK_SUCCESS)
         HORDE_RESULT(VK_NOT_READY)
         HORDE_RESULT(VK_TIMEOUT)
@@ -28,7 +30,8 @@ const char* resultName(VkResult result) {
         HORDE_RESULT(VK_ERROR_OUT_OF_DATE_KHR)
         HORDE_RESULT(VK_ERROR_VALIDATION_FAILED_EXT)
 #undef HORDE_RESULT
-    default: return "VK_RESULT_UNKNOWN";
+    default:
+        return "VK_RESULT_UNKNOWN";
     }
 }
 

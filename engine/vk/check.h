@@ -19,8 +19,8 @@ const char* resultName(VkResult result);
 
 } // namespace horde
 
-#define VK_CHECK(call)                                                                             \
-    do {                                                                                           \
-        VkResult vkCheckResult_ = (call);                                                          \
-        if (vkCheckResult_ < 0) ::horde::throwVulkanError(#call, vkCheckResult_, __FILE__, __LINE__); \
+#define VK_CHECK(call)                                                                                       \
+    do {                                                                                                     \
+        VkResult vkCheckResult_ = (call);                                                                    \
+        if (vkCheckResult_ < 0) ::horde::throwVulkanError(#call, vkCheckResult_, __FILE__, __LINE__);        \
     } while (0)

@@ -15,10 +15,10 @@ class Allocator;
 
 struct DeviceOptions {
     bool validation = false;
-    std::string device;                         // "" = best; a number = index; else a name substring
+    std::string device;                          // "" = best; a number = index; else a name substring
     std::vector<std::string> instanceExtensions; // e.g. what GLFW needs for a surface
     bool swapchain = false;
-    bool quiet = false;                          // do not print the device in use
+    bool quiet = false; // do not print the device in use
 };
 
 // Debug-utils messages by severity. Tests fail on any warning or error.

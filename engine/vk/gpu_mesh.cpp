@@ -23,7 +23,8 @@ GpuMeshStorage::GpuMeshStorage(Device& device, const MeshLayout& l, std::string_
     if (direct && device_buffer_.hostCached()) {
         bytes = {static_cast<std::byte*>(device_buffer_.mapped()), offsets.total};
     } else {
-        staging_ = Buffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Readback, label + " staging");
+        staging_ =
+            Buffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Readback, label + " staging");
         bytes = {static_cast<std::byte*>(staging_.mapped()), offsets.total};
     }
     arrays = arraysAt(bytes.data(), layout, offsets);
@@ -51,12 +52,14 @@ const GpuMeshStorage& gpuStorage(Device& device, Mesh& mesh) {
 }
 
 void uploadMeshes(Device& device, Model& model) {
-    for (Mesh& mesh : model.meshes) gpuStorage(device, mesh);
+    for (Mesh& mesh : model.meshes)
+        gpuStorage(device, mesh);
 }
 
 GpuMesh gpuMesh(const Mesh& mesh) {
     const auto* gpu = dynamic_cast<const GpuMeshStorage*>(mesh.storage.get());
-    if (!gpu) throw std::logic_error("mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
+    if (!gpu)
+        throw std::logic_error("mesh '" + mesh.name + "' is not in GPU memory (call uploadMeshes first)");
     GpuMesh out;
     out.buffer = gpu->buffer().get();
     out.positions = gpu->address(gpu->offsets.positions);

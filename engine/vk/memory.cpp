@@ -14,18 +14,26 @@ constexpr VkDeviceSize kBlockSize = 64ull << 20;
 // Larger requests get memory of their own: sharing a block would strand most of it.
 constexpr VkDeviceSize kDedicatedThreshold = kBlockSize / 4;
 
-VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) { return (value + alignment - 1) / alignment * alignment; }
+VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) {
+    return (value + alignment - 1) / alignment * alignment;
+}
 
-struct Flags { VkMemoryPropertyFlags required, preferred; };
+struct Flags {
+    VkMemoryPropertyFlags required, preferred;
+};
 
 Flags flagsFor(MemoryUse use) {
     constexpr auto local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     constexpr auto host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     switch (use) {
-    case MemoryUse::Device: return {0, local};
-    case MemoryUse::Upload: return {host, 0};
-    case MemoryUse::Readback: return {host, VK_MEMORY_PROPERTY_HOST_CACHED_BIT};
-    case MemoryUse::Direct: return {host | local, 0};
+    case MemoryUse::Device:
+        return {0, local};
+    case MemoryUse::Upload:
+        return {host, 0};
+    case MemoryUse::Readback:
+        return {host, VK_MEMORY_PROPERTY_HOST_CACHED_BIT};
+    case MemoryUse::Direct:
+        return {host | local, 0};
     }
     return {0, 0};
 }
@@ -35,7 +43,8 @@ Allocator::Allocator(Device& device) : device_(device) {}
 
 Allocator::~Allocator() {
     if (live_ != 0) std::fprintf(stderr, "horde: %zu device allocations still live at shutdown\n", live_);
-    for (Block& block : blocks_) vkFreeMemory(device_.get(), block.memory, nullptr);
+    for (Block& block : blocks_)
+        vkFreeMemory(device_.get(), block.memory, nullptr);
     if (spare_.memory) vkFreeMemory(device_.get(), spare_.memory, nullptr);
 }
 
@@ -52,7 +61,9 @@ int32_t Allocator::chooseType(uint32_t typeBits, MemoryUse use) const {
     return fallback;
 }
 
-bool Allocator::supports(MemoryUse use) const { return chooseType(~0u, use) >= 0; }
+bool Allocator::supports(MemoryUse use) const {
+    return chooseType(~0u, use) >= 0;
+}
 
 VkDeviceMemory Allocator::allocateMemory(VkDeviceSize size, uint32_t type, void** mapped) {
     if (spare_.memory) vkFreeMemory(device_.get(), std::exchange(spare_.memory, VK_NULL_HANDLE), nullptr);
@@ -81,7 +92,8 @@ Allocation Allocator::allocate(const VkMemoryRequirements& req, MemoryUse use) {
     a.type = uint32_t(type);
     a.size = req.size;
     if (req.size >= kDedicatedThreshold) {
-        if (spare_.memory && spare_.type == a.type && spare_.size >= req.size && spare_.size / 2 <= req.size) {
+        if (spare_.memory && spare_.type == a.type && spare_.size >= req.size &&
+            spare_.size / 2 <= req.size) {
             a.memory = std::exchange(spare_.memory, VK_NULL_HANDLE);
             a.size = spare_.size;
             a.mapped = spare_.mapped;
@@ -108,8 +120,10 @@ Allocation Allocator::allocate(const VkMemoryRequirements& req, MemoryUse use) {
                 VkDeviceSize end = alignUp(start + req.size, alignment);
                 if (end > range.offset + range.size) continue;
                 block.free.erase(block.free.begin() + r);
-                if (end < range.offset + range.size) block.free.insert(block.free.begin() + r, {end, range.offset + range.size - end});
-                if (start > range.offset) block.free.insert(block.free.begin() + r, {range.offset, start - range.offset});
+                if (end < range.offset + range.size)
+                    block.free.insert(block.free.begin() + r, {end, range.offset + range.size - end});
+                if (start > range.offset)
+                    block.free.insert(block.free.begin() + r, {range.offset, start - range.offset});
                 a.memory = block.memory;
                 a.offset = start;
                 a.size = end - start;
@@ -135,7 +149,8 @@ void Allocator::free(const Allocation& a) {
     }
     std::vector<Range>& ranges = blocks_[a.block].free;
     auto it = ranges.begin();
-    while (it != ranges.end() && it->offset < a.offset) ++it;
+    while (it != ranges.end() && it->offset < a.offset)
+        ++it;
     it = ranges.insert(it, {a.offset, a.size});
     if (it + 1 != ranges.end() && it->offset + it->size == (it + 1)->offset) {
         it->size += (it + 1)->size;
@@ -147,7 +162,8 @@ void Allocator::free(const Allocation& a) {
     }
 }
 
-Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use, std::string_view name)
+Buffer::Buffer(Device& device, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use,
+               std::string_view name)
     : device_(&device), size_(size) {
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = size;
@@ -185,11 +201,13 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     return *this;
 }
 
-Buffer::~Buffer() { reset(); }
+Buffer::~Buffer() {
+    reset();
+}
 
 bool Buffer::hostCached() const {
-    return allocation_.memory &&
-           (device_->memory().memoryTypes[allocation_.type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+    return allocation_.memory && (device_->memory().memoryTypes[allocation_.type].propertyFlags &
+                                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
 }
 
 void Buffer::reset() {
@@ -200,14 +218,15 @@ void Buffer::reset() {
 }
 
 Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
-             VkImageAspectFlags aspect, std::string_view name, uint32_t levels, VkSampleCountFlagBits samples)
-    : device_(&device), levels_(levels), format_(format), extent_(extent) {
+             VkImageAspectFlags aspect, std::string_view name, uint32_t levels, VkSampleCountFlagBits samples,
+             uint32_t layers)
+    : device_(&device), levels_(levels), layers_(layers), format_(format), extent_(extent) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = format;
     info.extent = {extent.width, extent.height, 1};
     info.mipLevels = levels;
-    info.arrayLayers = 1;
+    info.arrayLayers = layers;
     info.samples = samples;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = usage;
@@ -219,9 +238,9 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
         VK_CHECK(vkBindImageMemory(device.get(), image_, allocation_.memory, allocation_.offset));
         VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
         viewInfo.image = image_;
-        viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        viewInfo.viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
         viewInfo.format = format;
-        viewInfo.subresourceRange = {aspect, 0, levels, 0, 1};
+        viewInfo.subresourceRange = {aspect, 0, levels, 0, layers};
         VK_CHECK(vkCreateImageView(device.get(), &viewInfo, nullptr, &view_));
     } catch (...) {
         reset();
@@ -232,7 +251,7 @@ Image::Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFla
 }
 
 Image::Image(Image&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), levels_(other.levels_),
+    : device_(std::exchange(other.device_, nullptr)), levels_(other.levels_), layers_(other.layers_),
       image_(std::exchange(other.image_, VK_NULL_HANDLE)), view_(std::exchange(other.view_, VK_NULL_HANDLE)),
       format_(other.format_), extent_(other.extent_), allocation_(std::exchange(other.allocation_, {})) {}
 
@@ -241,6 +260,7 @@ Image& Image::operator=(Image&& other) noexcept {
         reset();
         device_ = std::exchange(other.device_, nullptr);
         levels_ = other.levels_;
+        layers_ = other.layers_;
         image_ = std::exchange(other.image_, VK_NULL_HANDLE);
         view_ = std::exchange(other.view_, VK_NULL_HANDLE);
         format_ = other.format_;
@@ -250,7 +270,9 @@ Image& Image::operator=(Image&& other) noexcept {
     return *this;
 }
 
-Image::~Image() { reset(); }
+Image::~Image() {
+    reset();
+}
 
 void Image::reset() {
     if (view_) vkDestroyImageView(device_->get(), view_, nullptr);

@@ -43,7 +43,9 @@ class Allocator {
     VkDeviceSize bytesInUse() const { return inUse_; }
 
   private:
-    struct Range { VkDeviceSize offset, size; };
+    struct Range {
+        VkDeviceSize offset, size;
+    };
     struct Block {
         VkDeviceMemory memory = VK_NULL_HANDLE;
         VkDeviceSize size = 0;
@@ -104,8 +106,10 @@ class Buffer {
 class Image {
   public:
     Image() = default;
-    Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-          std::string_view name, uint32_t levels = 1, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
+    Image(Device& device, VkExtent2D extent, VkFormat format, VkImageUsageFlags usage,
+          VkImageAspectFlags aspect, std::string_view name, uint32_t levels = 1,
+          VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT,
+          uint32_t layers = 1); // more than one layer: a 2D array (its view too)
     Image(Image&& other) noexcept;
     Image& operator=(Image&& other) noexcept;
     Image(const Image&) = delete;
@@ -117,11 +121,12 @@ class Image {
     VkFormat format() const { return format_; }
     VkExtent2D extent() const { return extent_; }
     uint32_t levels() const { return levels_; }
+    uint32_t layers() const { return layers_; }
 
   private:
     void reset();
     Device* device_ = nullptr;
-    uint32_t levels_ = 1;
+    uint32_t levels_ = 1, layers_ = 1;
     VkImage image_ = VK_NULL_HANDLE;
     VkImageView view_ = VK_NULL_HANDLE;
     VkFormat format_ = VK_FORMAT_UNDEFINED;

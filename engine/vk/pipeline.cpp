@@ -13,7 +13,8 @@ Pipeline::Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout,
     : device_(&device), pipeline_(pipeline), layout_(layout), pushSize_(pushSize) {}
 
 Pipeline::Pipeline(Pipeline&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
+    : device_(std::exchange(other.device_, nullptr)),
+      pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
       layout_(std::exchange(other.layout_, VK_NULL_HANDLE)), pushSize_(other.pushSize_) {}
 
 Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
@@ -27,7 +28,9 @@ Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
     return *this;
 }
 
-Pipeline::~Pipeline() { reset(); }
+Pipeline::~Pipeline() {
+    reset();
+}
 
 void Pipeline::reset() {
     if (pipeline_) vkDestroyPipeline(device_->get(), pipeline_, nullptr);
@@ -55,8 +58,9 @@ void checkPushBlock(std::span<const uint32_t> spirv, PushBlock push, std::string
     const uint32_t declared = pushConstantBytes(spirv);
     const uint32_t padded = (declared + push.align - 1) / push.align * push.align;
     if (declared != 0 && padded != push.size)
-        throw std::logic_error(std::string(name) + ": the shader's push constants take " + std::to_string(declared) +
-                               " bytes, the C++ block " + std::to_string(push.size));
+        throw std::logic_error(std::string(name) + ": the shader's push constants take " +
+                               std::to_string(declared) + " bytes, the C++ block " +
+                               std::to_string(push.size));
 }
 
 VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_view name,
@@ -74,7 +78,8 @@ VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_vie
 }
 } // namespace
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name) {
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push,
+                               std::string_view name) {
     checkPushBlock(spirv, push, name);
     ShaderModule module(device.get(), spirv);
     VkPipelineLayout layout = createLayout(device, push.size, name);
@@ -111,8 +116,10 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
     stages[0].pSpecializationInfo = p.specialization;
     stages[1].pSpecializationInfo = p.specialization;
 
-    VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    VkPipelineVertexInputStateCreateInfo vertexInput{
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly{
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
     viewport.viewportCount = 1;
@@ -120,8 +127,10 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
     VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
     raster.polygonMode = VK_POLYGON_MODE_FILL;
     raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    VkPipelineMultisampleStateCreateInfo multisample{
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     multisample.rasterizationSamples = p.samples;
+    multisample.alphaToCoverageEnable = p.alphaToCoverage ? VK_TRUE : VK_FALSE;
     VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     depth.depthTestEnable = VK_TRUE;
     depth.depthWriteEnable = p.blend ? VK_FALSE : VK_TRUE;
@@ -136,19 +145,22 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
         attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
         attachment.alphaBlendOp = VK_BLEND_OP_ADD;
     }
-    attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                                VK_COLOR_COMPONENT_A_BIT;
+    attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    const VkPipelineColorBlendAttachmentState attachments[2] = {attachment, attachment};
+    const VkFormat formats[2] = {p.colorFormat, p.secondColorFormat};
+    const uint32_t colorCount = p.secondColorFormat == VK_FORMAT_UNDEFINED ? 1 : 2;
     VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend.attachmentCount = 1;
-    blend.pAttachments = &attachment;
-    VkDynamicState dynamics[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE,
-                                 VK_DYNAMIC_STATE_FRONT_FACE};
+    blend.attachmentCount = colorCount;
+    blend.pAttachments = attachments;
+    VkDynamicState dynamics[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR,
+                                 VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE};
     VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
     dynamic.dynamicStateCount = 4;
     dynamic.pDynamicStates = dynamics;
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachmentFormats = &p.colorFormat;
+    rendering.colorAttachmentCount = colorCount;
+    rendering.pColorAttachmentFormats = formats;
     rendering.depthAttachmentFormat = p.depthFormat;
 
     VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
@@ -186,9 +198,9 @@ void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2
     vkCmdPipelineBarrier2(cmd, &dependency);
 }
 
-void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
-                  VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess) {
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
+                  VkImageLayout to, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                  VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
     imageBarrier(cmd, image, {aspect, 0, 1, 0, 1}, from, to, srcStage, srcAccess, dstStage, dstAccess);
 }
 

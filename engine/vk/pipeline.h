@@ -48,7 +48,8 @@ template <class Push> constexpr PushBlock pushBlock() {
     return {uint32_t(sizeof(Push)), uint32_t(alignof(Push))};
 }
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name);
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push,
+                               std::string_view name);
 
 struct GraphicsPipelineInfo {
     std::span<const uint32_t> vertex;
@@ -56,10 +57,12 @@ struct GraphicsPipelineInfo {
     PushBlock push;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
-    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE; // set 0, when the shaders sample textures
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;     // set 0, when the shaders sample textures
     const VkSpecializationInfo* specialization = nullptr; // for both stages
     bool blend = false; // alpha blending over what is drawn, depth tested but not written
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT; // of the attachments drawn into
+    bool alphaToCoverage = false;                          // the fragment's alpha picks the samples it covers
+    VkFormat secondColorFormat = VK_FORMAT_UNDEFINED;      // a second colour attachment (the impostor bake's)
 };
 // Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
@@ -82,12 +85,12 @@ void dispatch(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push, u
 // A global execution and memory dependency between two stages.
 void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
              VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
-void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
-                  VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess);
-// The same for `range` (every mip level of a texture, say).
-void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range, VkImageLayout from,
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
                   VkImageLayout to, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                   VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+// The same for `range` (every mip level of a texture, say).
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
+                  VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
 
 } // namespace horde

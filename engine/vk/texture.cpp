@@ -72,13 +72,18 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
     // buffers; the rest (built in memory, or read into heap storage) go through one staging
     // buffer, each level at a 16-byte aligned offset: a multiple of every format's block or
     // texel size.
-    auto gpuStorage = [](const Texture* t) { return dynamic_cast<const GpuTextureStorage*>(t->storage.get()); };
+    auto gpuStorage = [](const Texture* t) {
+        return dynamic_cast<const GpuTextureStorage*>(t->storage.get());
+    };
     VkDeviceSize total = 0;
     for (const Texture* t : textures)
         if (!gpuStorage(t))
-            for (const TextureLevel& level : t->levels) total = (total + 15) / 16 * 16 + level.size;
+            for (const TextureLevel& level : t->levels)
+                total = (total + 15) / 16 * 16 + level.size;
     std::optional<Buffer> staging;
-    if (total > 0) staging.emplace(device, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, "texture staging");
+    if (total > 0)
+        staging.emplace(device, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload,
+                        "texture staging");
     std::vector<VkBuffer> sources;
     std::vector<std::vector<VkBufferImageCopy>> regions;
     VkDeviceSize at = 0;
@@ -94,7 +99,8 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
                 copy.bufferOffset = level.offset;
             } else {
                 at = (at + 15) / 16 * 16;
-                std::memcpy(static_cast<std::byte*>(staging->mapped()) + at, bytes.data() + level.offset, level.size);
+                std::memcpy(static_cast<std::byte*>(staging->mapped()) + at, bytes.data() + level.offset,
+                            level.size);
                 copy.bufferOffset = at;
                 at += level.size;
             }
@@ -123,14 +129,16 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
     return images;
 }
 
-Sampler::Sampler(Device& device, std::string_view name) : device_(&device) {
+Sampler::Sampler(Device& device, std::string_view name, VkSamplerAddressMode address, VkFilter filter)
+    : device_(&device) {
     VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    info.magFilter = VK_FILTER_LINEAR;
-    info.minFilter = VK_FILTER_LINEAR;
-    info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-    info.addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    info.addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    info.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    info.magFilter = filter;
+    info.minFilter = filter;
+    info.mipmapMode =
+        filter == VK_FILTER_NEAREST ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    info.addressModeU = address;
+    info.addressModeV = address;
+    info.addressModeW = address;
     info.maxLod = VK_LOD_CLAMP_NONE;
     VK_CHECK(vkCreateSampler(device.get(), &info, nullptr, &sampler_));
     device.setName(sampler_, VK_OBJECT_TYPE_SAMPLER, name);

@@ -30,7 +30,10 @@ std::vector<Image> uploadTextures(Device& device, std::span<const Texture* const
 class Sampler {
   public:
     Sampler() = default;
-    Sampler(Device& device, std::string_view name); // linear, mipmapped, repeating
+    // Mipmapped; linear and repeating unless told otherwise.
+    Sampler(Device& device, std::string_view name,
+            VkSamplerAddressMode address = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+            VkFilter filter = VK_FILTER_LINEAR);
     Sampler(Sampler&& other) noexcept;
     Sampler& operator=(Sampler&& other) noexcept;
     Sampler(const Sampler&) = delete;

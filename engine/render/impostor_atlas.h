@@ -1,0 +1,58 @@
+#pragma once
+// Every model's impostors in one scene: its posed monster seen from HORDE_IMPOSTOR_AZIMUTHS x
+// HORDE_IMPOSTOR_ELEVATIONS view directions (the layers of two array images: premultiplied colour
+// with coverage as alpha, and normal with depth) in each of its shared poses (a tile of a layer),
+// baked on the GPU when the scene is made, from the shared poses' palettes, with four samples a
+// texel and a mip chain so that a limb thinner than a texel keeps its coverage; and the descriptor
+// set each model's impostor draw samples it through. Nothing here changes per frame.
+#include <span>
+#include <vector>
+
+#include "render/crowd_model.h"
+#include "render/material_table.h"
+#include "vk/pipeline.h"
+#include "vk/texture.h"
+
+namespace horde {
+
+constexpr VkFormat kImpostorColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+constexpr VkFormat kImpostorNormalFormat = VK_FORMAT_R8G8B8A8_UNORM;
+constexpr VkSampleCountFlagBits kImpostorBakeSamples = VK_SAMPLE_COUNT_4_BIT;
+
+class ImpostorAtlases {
+  public:
+    // What one model's atlas is baked from.
+    struct Source {
+        const CrowdModel* model = nullptr;
+        size_t materials = 0;        // the model's index in the scene's material table
+        VkDeviceAddress palette = 0; // its shared poses' palettes (the first sharedPoses of a slot's)
+    };
+    struct Atlas {
+        Image color, normalDepth;
+        VkDescriptorSet set = VK_NULL_HANDLE;
+        uint32_t tilesPerRow = 0, tileRows = 0;
+    };
+
+    explicit ImpostorAtlases(Device& device);
+    ~ImpostorAtlases();
+    ImpostorAtlases(const ImpostorAtlases&) = delete;
+    ImpostorAtlases& operator=(const ImpostorAtlases&) = delete;
+
+    // The impostor draw's set 0: the two array images.
+    VkDescriptorSetLayout layout() const { return layout_; }
+    // Bakes one atlas per source in one submission, with `bake` (impostor_bake.vert/.frag).
+    void bake(std::span<const Source> sources, const Pipeline& bake, const MaterialTable& materials);
+    const Atlas& atlas(size_t source) const { return atlases_[source]; }
+    // An impostor's two triangles over the quad's four corners (impostor.vert).
+    const Buffer& quadIndices() const { return quadIndices_; }
+
+  private:
+    Device& device_;
+    Sampler sampler_;
+    VkDescriptorSetLayout layout_ = VK_NULL_HANDLE;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    std::vector<Atlas> atlases_;
+    Buffer quadIndices_;
+};
+
+} // namespace horde

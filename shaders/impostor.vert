@@ -1,0 +1,37 @@
+#version 460
+// An impostor: its instance's every-pose sphere as one quad facing the camera, showing the tile
+// of its shared pose in the layer of its view (both chosen by the assign pass, DrawEntry.pose
+// and .level). gl_InstanceIndex runs over the impostors' list (firstInstance is its start).
+#include "common.glsl"
+
+layout(push_constant, scalar) uniform Push { ImpostorPush pc; };
+
+layout(location = 0) out vec3 outWorld;           // the quad's point: the depth is found from it
+layout(location = 1) out vec2 outUV;              // in the layer
+layout(location = 2) flat out uint outLayer;
+layout(location = 3) flat out vec3 outToEye;      // unit, from the sphere's centre
+layout(location = 4) flat out float outHeading;
+layout(location = 5) flat out vec3 outTint;
+
+// The quad's corners; its two triangles come from a six-index buffer (0 1 2, 0 2 3).
+const vec2 kCorners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, 1));
+
+void main() {
+    DrawEntry entry = DrawEntries(pc.entries).v[gl_InstanceIndex];
+    InstanceRecord inst = Instances(pc.instances).v[entry.instance];
+    FrameGlobals g = Globals(pc.globals).g;
+    vec3 centre = placeInWorld(inst, pc.sphere.xyz);
+    vec3 toEye = normalize(g.cameraPosition.xyz - centre);
+    vec3 right = normalize(cross(abs(toEye.y) > 0.999 ? vec3(0, 0, -1) : vec3(0, 1, 0), toEye));
+    vec3 up = cross(toEye, right);
+    vec2 corner = kCorners[gl_VertexIndex & 3];
+    outWorld = centre + (right * corner.x + up * corner.y) * pc.sphere.w;
+    vec4 tile = impostorTile(entry.pose, pc.tilesPerRow, pc.tileRows);
+    float inner = float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE);
+    outUV = tile.xy + (vec2(corner.x, -corner.y) * inner * 0.5 + 0.5) * tile.zw;
+    outLayer = entry.level;
+    outToEye = toEye;
+    outHeading = inst.placement.w;
+    outTint = g.tintLevels != 0u ? vec3(1.0, 1.0, 1.0) : inst.tint.rgb;
+    gl_Position = g.viewProjection * vec4(outWorld, 1.0);
+}

@@ -1,0 +1,46 @@
+#version 460
+// Baking the impostor atlas: instance i is shared pose i. A level vertex is skinned with that
+// pose's palette (the vertex technique's blend), put in the world's axes, seen along this layer's
+// view direction by an orthographic camera that holds the model's every-pose sphere, and moved
+// into pose i's tile. A border texel around each tile keeps its neighbours apart in the mips.
+#include "common.glsl"
+
+layout(push_constant, scalar) uniform Push { ImpostorBakePush pc; };
+
+layout(location = 0) out vec3 outNormal; // world axes, before an instance's heading
+layout(location = 1) out vec2 outUV;
+
+void main() {
+    uint pose = gl_InstanceIndex;
+    uint v = Uints(pc.order).v[gl_VertexIndex];
+    Affines palette = Affines(pc.palette);
+    uint base = pose * pc.jointCount + pc.jointBase;
+    Affine m;
+    if (pc.skinned == 0u) {
+        m = palette.v[base];
+    } else {
+        uvec4 j = loadJoints(pc.joints, v);
+        vec4 w = Vec4s(pc.weights).v[v];
+        m.r0 = vec4(0.0); m.r1 = vec4(0.0); m.r2 = vec4(0.0);
+        for (int k = 0; k < 4; ++k) {
+            if (w[k] <= 0.0) continue;
+            Affine p = palette.v[base + j[k]];
+            m.r0 += p.r0 * w[k];
+            m.r1 += p.r1 * w[k];
+            m.r2 += p.r2 * w[k];
+        }
+    }
+    mat4 axes = Matrix(pc.axes).m;
+    vec3 world = (axes * vec4(transformPoint(m, Vec3s(pc.positions).v[v]), 1.0)).xyz;
+    outNormal = normalize(mat3(axes) * transformNormal(m, Vec3s(pc.normals).v[v]));
+    outUV = isNull(pc.uvs) ? vec2(0.0) : Vec2s(pc.uvs).v[v];
+
+    vec3 right, up, back;
+    impostorFrame(pc.view, right, up, back);
+    vec3 q = (world - pc.sphere.xyz) / pc.sphere.w;
+    vec2 across = vec2(dot(q, right), dot(q, up)) * (float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE));
+    vec4 tile = impostorTile(pose, pc.tilesPerRow, pc.tileRows);
+    // Texture y runs down the layer, the view's up runs up it.
+    vec2 uv = tile.xy + (vec2(across.x, -across.y) * 0.5 + 0.5) * tile.zw;
+    gl_Position = vec4(uv * 2.0 - 1.0, 0.5 - 0.5 * dot(q, back), 1.0);
+}
