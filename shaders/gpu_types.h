@@ -362,6 +362,7 @@ struct ImpostorPush {
     address globals;
     address instances;
     address entries;
+    address bounds;     // vec4 per view: the rectangle of the quad every pose stays in (x0, y0, x1, y1 of [-1, 1])
     vec4 sphere;        // every pose's sphere in world axes, before the instance's placement
     uint tilesPerRow;
     uint tileRows;
@@ -401,7 +402,7 @@ static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
               sizeof(CrowdFrame) == 264);
 static_assert(sizeof(ImpostorBakePush) == 120 && offsetof(ImpostorBakePush, sphere) == 72);
-static_assert(sizeof(ImpostorPush) == 56 && offsetof(ImpostorPush, sphere) == 24);
+static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 } // namespace horde::gpu

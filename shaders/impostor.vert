@@ -24,7 +24,9 @@ void main() {
     vec3 toEye = normalize(g.cameraPosition.xyz - centre);
     vec3 right = normalize(cross(abs(toEye.y) > 0.999 ? vec3(0, 0, -1) : vec3(0, 1, 0), toEye));
     vec3 up = cross(toEye, right);
-    vec2 corner = kCorners[gl_VertexIndex & 3];
+    // Only the part of the sphere's square the poses reach from this view: fewer fragments.
+    vec4 bounds = Vec4s(pc.bounds).v[entry.level];
+    vec2 corner = mix(bounds.xy, bounds.zw, kCorners[gl_VertexIndex & 3] * 0.5 + 0.5);
     outWorld = centre + (right * corner.x + up * corner.y) * pc.sphere.w;
     vec4 tile = impostorTile(entry.pose, pc.tilesPerRow, pc.tileRows);
     float inner = float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "crowd/view.h"
 #include "vk/check.h"
 #include "vk/device.h"
 #include "vk/upload.h"
@@ -23,6 +24,34 @@ uint32_t bakeLevel(const CrowdAsset& asset, uint32_t mesh) {
     while (level + 1 < m.levelCount && asset.cullLevels[m.firstLevel + level + 1].error <= texel)
         ++level;
     return level;
+}
+
+// Per view, the rectangle of the tile every pose stays in: the box around every pose (in the
+// world's axes, before an instance's heading) seen along the view, as a share of the sphere's
+// radius about its centre. The same frame as impostorFrame() in shaders/common.glsl.
+std::vector<glm::vec4> viewBounds(const CrowdAsset& asset) {
+    const Bounds box = toWorld(asset.motion.poseBox, asset.axesToWorld);
+    const glm::vec3 centre(asset.worldSphere);
+    const float radius = std::max(asset.worldSphere.w, 1e-20f);
+    std::vector<glm::vec4> out;
+    for (uint32_t view = 0; view < kViews; ++view) {
+        const float a = float(view % HORDE_IMPOSTOR_AZIMUTHS) * 2.0f * float(M_PI) / HORDE_IMPOSTOR_AZIMUTHS;
+        const float e = float(view / HORDE_IMPOSTOR_AZIMUTHS) * HORDE_IMPOSTOR_ELEVATION_STEP;
+        const glm::vec3 back(std::sin(a) * std::cos(e), std::sin(e), std::cos(a) * std::cos(e));
+        const glm::vec3 right(std::cos(a), 0.0f, -std::sin(a)), up = glm::cross(back, right);
+        glm::vec2 lo(1.0f), hi(-1.0f);
+        for (int corner = 0; corner < 8; ++corner) {
+            const glm::vec3 p =
+                glm::vec3((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
+                          (corner & 4) ? box.max.z : box.min.z) -
+                centre;
+            const glm::vec2 q(glm::dot(p, right) / radius, glm::dot(p, up) / radius);
+            lo = glm::min(lo, q);
+            hi = glm::max(hi, q);
+        }
+        out.push_back(glm::vec4(glm::clamp(lo, -1.0f, 1.0f), glm::clamp(hi, -1.0f, 1.0f)));
+    }
+    return out;
 }
 
 VkImageSubresourceRange levels(uint32_t first, uint32_t count) {
@@ -257,6 +286,7 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
             Image(device_, extent, kImpostorNormalFormat, usage, VK_IMAGE_ASPECT_COLOR_BIT,
                   "impostor normal and depth " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kViews);
         targets.emplace_back(device_, extent);
+        atlas.bounds = uploadTable(device_, viewBounds(source.model->asset()), "impostor bounds " + name);
     }
     device_.immediate([&](VkCommandBuffer cmd) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bake.get());
