@@ -305,7 +305,7 @@ struct CrowdFrame {
     uint materialCount;     // material slots: every mesh's submeshes
     uint coarseVertices;    // every mesh at its coarsest level: what an instance needs at least
     float impostorPixels;   // an instance whose sphere projects this many pixels across or fewer is an impostor
-    address impostorDraw;   // VkDrawIndexedIndirectCommand: the impostors' quads (six indices each)
+    address impostorDraw;   // VkDrawIndirectCommand: the impostors' quads (six vertices each)
 };
 
 // The cull pass, and the assign pass at each of its two stages.

@@ -1,7 +1,9 @@
 #version 460
 // An impostor: its instance's every-pose sphere as one quad facing the camera, showing the tile
 // of its shared pose in the layer of its view (both chosen by the assign pass, DrawEntry.pose
-// and .level). gl_InstanceIndex runs over the impostors' list (firstInstance is its start).
+// and .level). Six vertices a quad in one draw, not an instance a quad: lavapipe pays per
+// instance about what it pays for the quad's whole vertex work (firstVertex is six times the
+// list's start).
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { ImpostorPush pc; };
@@ -13,11 +15,11 @@ layout(location = 3) flat out vec3 outToEye;      // unit, from the sphere's cen
 layout(location = 4) flat out float outHeading;
 layout(location = 5) flat out vec3 outTint;
 
-// The quad's corners; its two triangles come from a six-index buffer (0 1 2, 0 2 3).
-const vec2 kCorners[4] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, 1));
+// The quad's two triangles, corner by corner.
+const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
 
 void main() {
-    DrawEntry entry = DrawEntries(pc.entries).v[gl_InstanceIndex];
+    DrawEntry entry = DrawEntries(pc.entries).v[gl_VertexIndex / 6];
     InstanceRecord inst = Instances(pc.instances).v[entry.instance];
     FrameGlobals g = Globals(pc.globals).g;
     vec3 centre = placeInWorld(inst, pc.sphere.xyz);
@@ -26,7 +28,7 @@ void main() {
     vec3 up = cross(toEye, right);
     // Only the part of the sphere's square the poses reach from this view: fewer fragments.
     vec4 bounds = Vec4s(pc.bounds).v[entry.level];
-    vec2 corner = mix(bounds.xy, bounds.zw, kCorners[gl_VertexIndex & 3] * 0.5 + 0.5);
+    vec2 corner = mix(bounds.xy, bounds.zw, kCorners[gl_VertexIndex % 6] * 0.5 + 0.5);
     outWorld = centre + (right * corner.x + up * corner.y) * pc.sphere.w;
     vec4 tile = impostorTile(entry.pose, pc.tilesPerRow, pc.tileRows);
     float inner = float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE);

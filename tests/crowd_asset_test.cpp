@@ -181,9 +181,9 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.visible, 10u * 16u);
     EXPECT_EQ(b.demand, 2u * 256u * 4u);   // wanted and coarsest vertices per distance bucket
     EXPECT_EQ(b.listStarts, 2u * 2u * 4u); // a start and a fill cursor: the one list and the impostors'
-    EXPECT_EQ(b.impostorDraw, 5u * 4u);    // a VkDrawIndexedIndirectCommand
+    EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
     EXPECT_EQ(planBytes(plan), 64u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 20u);
+                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 16u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {

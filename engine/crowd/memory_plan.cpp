@@ -75,7 +75,7 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
     b.listStarts = 2 * (lists + 1) * sizeof(uint32_t); // the impostors' list is one more
-    b.impostorDraw = 5 * sizeof(uint32_t);             // a VkDrawIndexedIndirectCommand
+    b.impostorDraw = 4 * sizeof(uint32_t);             // a VkDrawIndirectCommand
     return p;
 }
 

@@ -214,8 +214,7 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
     const Pipeline& pipeline = pipelines_.impostor;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
     vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
-    vkCmdBindIndexBuffer(cmd, impostors_->quadIndices().get(), 0, VK_INDEX_TYPE_UINT32);
-    commands_ += 3;
+    commands_ += 2;
     for (size_t p = 0; p < parts_.size(); ++p) {
         const Part& part = parts_[p];
         const ImpostorAtlases::Atlas& atlas = impostors_->atlas(p);
@@ -231,10 +230,10 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
                                 nullptr);
         pushConstants(cmd, pipeline, push);
         // The count form, as the meshes draw: lavapipe 22.3 drew nothing from the same GPU-written
-        // command through vkCmdDrawIndexedIndirect. Any impostor makes the count one or more.
-        vkCmdDrawIndexedIndirectCount(cmd, part.slots[slotIndex].impostorDraw.get(), 0,
-                                      part.slots[slotIndex].counters.get(), HORDE_COUNT_IMPOSTORS * 4, 1,
-                                      kCommandBytes);
+        // command through the plain indirect form. Any impostor makes the count one or more.
+        vkCmdDrawIndirectCount(cmd, part.slots[slotIndex].impostorDraw.get(), 0,
+                               part.slots[slotIndex].counters.get(), HORDE_COUNT_IMPOSTORS * 4, 1,
+                               sizeof(VkDrawIndirectCommand));
         commands_ += 3;
     }
 }

@@ -234,9 +234,7 @@ void buildMips(VkCommandBuffer cmd, const Image& image) {
 
 ImpostorAtlases::ImpostorAtlases(Device& device)
     : device_(device),
-      sampler_(device, "impostor atlas", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_FILTER_NEAREST),
-      quadIndices_(uploadTable(device, std::vector<uint32_t>{0, 1, 2, 0, 2, 3}, "impostor quad indices",
-                               kStorageUsage | VK_BUFFER_USAGE_INDEX_BUFFER_BIT)) {
+      sampler_(device, "impostor atlas", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_FILTER_NEAREST) {
     VkDescriptorSetLayoutBinding bindings[2] = {};
     for (uint32_t b = 0; b < 2; ++b) {
         bindings[b].binding = b;

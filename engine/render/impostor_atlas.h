@@ -44,8 +44,6 @@ class ImpostorAtlases {
     // Bakes one atlas per source in one submission, with `bake` (impostor_bake.vert/.frag).
     void bake(std::span<const Source> sources, const Pipeline& bake, const MaterialTable& materials);
     const Atlas& atlas(size_t source) const { return atlases_[source]; }
-    // An impostor's two triangles over the quad's four corners (impostor.vert).
-    const Buffer& quadIndices() const { return quadIndices_; }
 
   private:
     Device& device_;
@@ -53,7 +51,6 @@ class ImpostorAtlases {
     VkDescriptorSetLayout layout_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     std::vector<Atlas> atlases_;
-    Buffer quadIndices_;
 };
 
 } // namespace horde
