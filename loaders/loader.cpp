@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/file.h"
+#include "survey.h"
 #include "texture/texture.h"
 
 namespace horde {
@@ -57,7 +58,13 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     Result<MappedFile> file = MappedFile::open(path);
     if (!file) return file.error();
     const Format* format = detect(path, file->bytes());
-    if (!format) return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    if (!format) {
+        // A file whose extension a format claims is a broken file of that format: say which.
+        if (const Format* claimed = claimOf(path).format)
+            return Error{path.string() + ": offset 0 (0x0): magic: not a " + claimed->description +
+                         " file (its bytes hold no header the format starts with)"};
+        return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    }
     Result<Model> model = format->readModel(path, file->bytes(), options, allocator);
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
