@@ -22,15 +22,23 @@
 
 namespace horde::gltf {
 
-// ---- The file (file.cpp, file_accessor.cpp) ----
+// ---- The file (file.cpp, file_container.cpp, file_accessor.cpp) ----
 
 // Right-handed, Y up, counter-clockwise fronts, in metres: horde's world itself. The reader gives
 // models these axes and the writer converts into them.
 Axes fileAxes();
 
-// tinygltf's parse of a .glb or .gltf held in memory. Images are not decoded; external buffers
-// are read only from the model's own folder.
+// tinygltf's parse of a .glb or .gltf held in memory, after the checks below. Images are not
+// decoded; external buffers are read only from the model's own folder.
 Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+// Before tinygltf (file_container.cpp), so that errors name the byte offset or the JSON path and
+// the field in words: a GLB's header and chunks (a file cut short says where it ends) and its
+// JSON chunk, returned; a .gltf's JSON. Each JSON is checked for syntax (its byte offset, line
+// and column) and for the properties glTF 2.0 requires of the objects horde reads.
+Result<std::span<const std::byte>> glbJson(const std::filesystem::path& path,
+                                           std::span<const std::byte> bytes);
+Status checkJson(const std::filesystem::path& path, std::span<const std::byte> text);
 
 // tinygltf parses the JSON and the buffers but trusts the ranges in it: every accessor is
 // checked against its bufferView and buffer before a single element is read. A checked view

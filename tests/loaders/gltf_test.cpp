@@ -270,6 +270,68 @@ TEST(Gltf, EveryTruncationFailsCleanly) {
     }
 }
 
+// Errors name the byte or the JSON path and the field in words, never a library's exception
+// text: a .glb cut short says where it ends, random bytes under a .glb name lack the magic, a
+// JSON chunk that is not JSON says where, and a property glTF requires is named by its path.
+TEST(Gltf, CutShortRandomAndBrokenFilesNameTheirByteAndField) {
+    const std::vector<std::byte> whole = glb(document(), binChunk());
+    auto error = [](std::span<const std::byte> bytes) {
+        HeapMeshAllocator allocator;
+        Result<Model> model = decode(bytes, allocator);
+        return model ? std::string("loaded") : model.error().message;
+    };
+    const std::string total = std::to_string(whole.size());
+    EXPECT_EQ(error(std::span(whole).first(100)),
+              "test.glb: offset 100 (0x64): GLB header: length: glTF binary cut short: the header gives " +
+                  total + " bytes, the file ends here");
+    EXPECT_EQ(
+        error(std::span(whole).first(10)),
+        "test.glb: offset 8 (0x8): GLB header: length: needs 4 bytes but only 2 remain (file is 10 bytes)");
+
+    // Random bytes (a fixed LCG, so the expected text is known) under a .glb name.
+    std::vector<std::byte> random(3000);
+    uint32_t state = 12345;
+    for (std::byte& b : random) {
+        state = state * 1664525u + 1013904223u;
+        b = std::byte(state >> 24);
+    }
+    const std::string noMagic = error(random);
+    EXPECT_EQ(noMagic.rfind("test.glb: offset 0 (0x0): GLB header: magic: expected 'glTF', found '", 0), 0u)
+        << noMagic;
+
+    // A JSON chunk with a stray comma: the byte in the file, and its line and column in the JSON.
+    const std::string text = "{\"asset\": {\"version\": \"2.0\",,}}";
+    Bytes broken;
+    std::string padded = text;
+    while (padded.size() % 4)
+        padded += ' ';
+    broken.text("glTF")
+        .u32(2)
+        .u32(uint32_t(20 + padded.size()))
+        .u32(uint32_t(padded.size()))
+        .text("JSON")
+        .text(padded);
+    const size_t comma = text.find(",,") + 1;
+    EXPECT_EQ(
+        error(broken.span()), "test.glb: offset " + std::to_string(20 + comma) + " (0x" +
+                                  [&] {
+                                      char hex[16];
+                                      std::snprintf(hex, sizeof hex, "%zx", 20 + comma);
+                                      return std::string(hex);
+                                  }() +
+                                  "): JSON chunk: not valid JSON: unexpected ',' at line 1, column " +
+                                  std::to_string(comma + 1));
+
+    json doc = document();
+    doc["accessors"][0].erase("componentType");
+    EXPECT_EQ(failure(doc), "test.glb: JSON accessors[0].componentType: missing (glTF 2.0 requires it)");
+    doc = document();
+    doc["animations"][0]["samplers"][0]["input"] = "zero";
+    EXPECT_EQ(failure(doc), "test.glb: JSON animations[0].samplers[0].input: is not an integer");
+    for (const std::string& message : {noMagic, failure(doc)})
+        EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+}
+
 TEST(Gltf, ExternalBuffersOnlyBesideTheModel) {
     const TempDir temp;
     const std::filesystem::path& dir = temp.path;
