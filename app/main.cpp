@@ -15,7 +15,14 @@ int main(int argc, char** argv) {
     for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
                       horde::addConvertCommand, horde::addValidateCommand})
         commands.push_back(add(app));
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // CLI11 prints its message (or the help asked for); its own codes (105, 106, ...) are
+        // not the documented ones, so every usage error leaves with kExitUsage.
+        const int code = app.exit(e);
+        return code == int(CLI::ExitCodes::Success) ? horde::kExitOk : horde::kExitUsage;
+    }
     try {
         for (horde::Command& command : commands)
             if (command.cli->parsed()) return command.run();
