@@ -36,6 +36,16 @@ const Format* detect(const std::filesystem::path& path, std::span<const std::byt
     return nullptr;
 }
 
+// A material a submesh names that nothing horde read defines (a Grimrock name no Lua file read
+// defines, a SWTOR material file horde does not read) is drawn as the missing-texture checker:
+// say so. An empty name is no material at all, drawn in its palette colour.
+void warnUndefinedMaterials(Model& model) {
+    for (const Material& m : model.materials)
+        if (!m.defined)
+            model.warnings.push_back("material '" + m.name +
+                                     "' is defined nowhere horde read: drawn as the missing-texture checker");
+}
+
 Status bindAnimations(Model& model, const LoadOptions& options) {
     for (const std::filesystem::path& anim : options.anims) {
         Result<MappedFile> file = MappedFile::open(anim);
@@ -72,6 +82,7 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     HeapTextureAllocator heap;
     TextureLibrary own(heap);
     resolveTextures(*model, path, options, format->textureSubstitutes, options.textures ? *options.textures : own);
+    warnUndefinedMaterials(*model);
     for (Mesh& mesh : model->meshes) mesh.storage->commit();
     return model;
 }

@@ -95,7 +95,12 @@ std::string materialName(const tinygltf::Model& gltf, int material);
 // external ones parse() read) are decoded here (texture/texture.h readImage); an image named by
 // URI that parse() could not read is left for resolveTextures to find on the search paths. The
 // images' texels go into storage from `allocator` (the session library's when there is one).
+// Submeshes of primitives without a material get glTF's default one, `default`.
 void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model, TextureAllocator& allocator);
+
+// The extras key of an animation whose one channel stands in for none (write.cpp): the clip keys
+// nothing, and the reader drops that channel.
+inline constexpr const char* kKeysNothing = "horde_keys_nothing";
 
 // ---- Animations (decode_anim.cpp) ----
 
