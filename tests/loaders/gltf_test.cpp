@@ -3,8 +3,10 @@
 // before anything is read, every truncation, and the monster through export and import.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -582,6 +584,53 @@ TEST(Gltf, RepeatedKeyTimesBecomeStrictlyIncreasing) {
                         0.0, 1e-6)
                 << "channel " << c << " at " << t;
     }
+}
+
+// A clip that keys nothing (NWN door states, an emitter's impact) keeps its name and length: glTF
+// asks for one channel, so the writer keys the first node's rest translation, unchanged, and marks
+// the animation; horde's reader drops that channel again. tinygltf used to drop the animation.
+TEST(Gltf, ClipsThatKeyNothingKeepTheirNameAndLength) {
+    HeapMeshAllocator allocator;
+    Model source = buildMonster(allocator);
+    Clip opening;
+    opening.name = "opening1";
+    opening.duration = 1.5f;
+    Clip instant;
+    instant.name = "impact";
+    source.clips = {opening, instant};
+    const TempDir dir;
+    const std::filesystem::path path = dir.path / "door.glb";
+    Result<Companions> written = gltfFormat().write(source, path);
+    ASSERT_TRUE(written) << written.error().message;
+    EXPECT_TRUE(written->warnings.empty()) << written->warnings.front();
+
+    // The file as any glTF reader sees it: two animations, each one channel on node 0's translation
+    // holding its rest value over the clip's length.
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    uint32_t jsonLength = 0;
+    std::memcpy(&jsonLength, bytes.data() + 12, 4);
+    const json doc = json::parse(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
+    ASSERT_EQ(doc["animations"].size(), 2u) << doc["animations"].dump();
+    const json& anim = doc["animations"][0];
+    EXPECT_EQ(anim["name"], "opening1");
+    ASSERT_EQ(anim["channels"].size(), 1u);
+    EXPECT_EQ(anim["channels"][0]["target"]["node"], 0);
+    EXPECT_EQ(anim["channels"][0]["target"]["path"], "translation");
+    EXPECT_EQ(anim["extras"]["horde_keys_nothing"], true);
+    const json& times = doc["accessors"][anim["samplers"][0]["input"].get<size_t>()];
+    EXPECT_EQ(times["count"], 2);
+    EXPECT_EQ(times["max"][0], 1.5);
+    EXPECT_EQ(doc["accessors"][doc["animations"][1]["samplers"][0]["input"].get<size_t>()]["count"], 1);
+
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->clips.size(), 2u);
+    EXPECT_EQ(back->clips[0].name, "opening1");
+    EXPECT_FLOAT_EQ(back->clips[0].duration, 1.5f);
+    EXPECT_TRUE(back->clips[0].channels.empty());
+    EXPECT_EQ(back->clips[1].name, "impact");
+    EXPECT_TRUE(back->clips[1].channels.empty());
 }
 
 TEST(Gltf, ForgedHugeCountsFailBeforeAllocating) {
