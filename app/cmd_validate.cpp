@@ -9,12 +9,13 @@
 
 #include "anim/reference.h"
 #include "commands.h"
+#include "crowd/layout.h"
+#include "crowd/view.h"
 #include "folder_commands.h"
 #include "gpu_session.h"
-#include "crowd/layout.h"
 #include "render/headless.h"
-#include "crowd/view.h"
 #include "validate_clips.h"
+#include "validate_materials.h"
 #include "validate_pieces.h"
 #include "validate_raster.h"
 #include "validate_report.h"
@@ -53,8 +54,14 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
     if (!args.clip.empty() && findClip(a, args.clip) < 0)
         return Error{args.a.model + " has no clip named '" + args.clip + "'"};
     ClipMatch clips = matchClips(a, b, args.clip, args.b);
+    size_t keyless = 0;
     for (auto [c, other] : clips.pairs) {
         const Clip& clip = a.clips[c];
+        // Two clips that key nothing pose as the bind pose at every time: compared there already.
+        if (clip.channels.empty() && b.clips[size_t(other)].channels.empty()) {
+            ++keyless;
+            continue;
+        }
         std::vector<double> times = args.times;
         if (times.empty())
             for (double f : {0.0, 0.25, 0.37, 0.5, 0.75})
@@ -65,6 +72,9 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
             out.push_back({label, c, other, t});
         }
     }
+    if (keyless)
+        clips.check.detail += "; " + std::to_string(keyless) + " clip" + (keyless == 1 ? "" : "s") +
+                              " keying nothing on both sides, compared as the bind pose";
     checks.push_back(clips.check);
     return out;
 }
@@ -157,13 +167,18 @@ int run(ValidateArgs& args) {
     report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
     report.checks.push_back(report.attributes.matching);
     report.checks.push_back(report.attributes.materials);
-    report.checks.push_back(compareTextures(a, b));
+    report.checks.push_back(compareTextures(a, b, report.attributes.materialToB));
     Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
     if (!specs) {
         std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());
         loadedB.reset();
         return session.finish(kExitBadInput);
     }
+    // Each material drawn under A's name on both sides: an untextured material's palette colour
+    // comes from its name, and a rename (an unnamed NWN material written as glTF's `material0`)
+    // is no change of colour. The checks above have read B's own names.
+    nameMaterialsAsA(a, b, report.attributes.materialToB);
+    drawRepairedNormals(a, b, report.attributes.matches);
     float aspect = float(args.width) / float(args.height);
     Renderer renderer{*session.device, args.width, args.height, drawsTextures(a) && drawsTextures(b)};
     for (const PoseSpec& spec : *specs) {

@@ -69,6 +69,7 @@ nlohmann::json ValidateReport::json() const {
                                   {"unit", f.unit},
                                   {"pairs", f.pairs},
                                   {"over", f.over},
+                                  {"repaired", f.repaired},
                                   {"detail", f.detail}});
     return {{"a", a},
             {"b", b},
