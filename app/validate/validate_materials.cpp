@@ -98,8 +98,19 @@ void nameMaterialsAsA(const Model& a, Model& b, const std::map<std::string, std:
         auto it = toA.find(m.name);
         if (it == toA.end()) continue;
         m.name = it->second;
-        if (int32_t inA = findMaterial(a, m.name); inA >= 0 && !a.materials[size_t(inA)].defined)
-            m.defined = false;
+        const int32_t inA = findMaterial(a, m.name);
+        if (inA < 0) continue;
+        const Material& source = a.materials[size_t(inA)];
+        if (!source.defined) m.defined = false;
+        // A base texture A names but could not find is drawn as the checker there; B, which
+        // cannot hold what its source lacked, is drawn so too. (A texture B has and A lacks is
+        // no such case: the texture check fails it.)
+        const TextureRef* want = source.find(TextureSlot::Base);
+        const TextureRef* have = m.find(TextureSlot::Base);
+        if (want && !want->texture && !(have && have->texture)) {
+            std::erase_if(m.textures, [](const TextureRef& t) { return t.slot == TextureSlot::Base; });
+            m.textures.push_back(*want);
+        }
     }
 }
 

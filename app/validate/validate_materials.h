@@ -24,7 +24,8 @@ MaterialMatch compareMaterials(const Model& a, const Model& b, const std::vector
 // B's material names (its submeshes' and its Materials') replaced by A's through `toB`, so that
 // what is drawn from a material's name (the palette colour of an untextured one) is the same on
 // both sides: a rename is not a change of colour. A material A does not define (Material::defined)
-// is left undefined in B too: both draw the missing-texture checker.
+// is left undefined in B too, and a base texture A names but could not find is named in B too
+// where B has none: both draw the missing-texture checker, as the source does.
 void nameMaterialsAsA(const Model& a, Model& b, const std::map<std::string, std::string>& toB);
 
 } // namespace horde
