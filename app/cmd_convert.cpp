@@ -18,7 +18,7 @@ struct ConvertArgs {
 };
 
 int run(const ConvertArgs& a) {
-    if (std::filesystem::is_directory(a.input.model)) return runConvertFolder(a.input.model, a.to, a.out, a.jobs);
+    if (std::filesystem::is_directory(a.input.model)) return runConvertFolder(a.input, a.to, a.out, a.jobs);
     const Format* format = findFormat(a.to);
     if (!format || !format->write) {
         std::string known;

@@ -196,7 +196,7 @@ Command addInfoCommand(CLI::App& app) {
                         std::fprintf(stderr, "horde: --lod takes a model file, not a folder\n");
                         return int(kExitUsage);
                     }
-                    return runInfoFolder(input->model, *json, *jobs);
+                    return runInfoFolder(*input, *json, *jobs);
                 }
                 HeapMeshAllocator allocator;
                 Result<Model> model = input->load(allocator);

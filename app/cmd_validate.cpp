@@ -307,7 +307,7 @@ Command addValidateCommand(CLI::App& app) {
         ->expected(1, -1);
     return {cmd, [args, folder] {
                 if (!folder->merge.empty() || std::filesystem::is_directory(args->a.model)) {
-                    folder->source = args->a.model;
+                    folder->source = args->a;
                     folder->converted = args->b;
                     folder->report = args->report.empty() ? "validate-report" : args->report;
                     folder->passThrough = perModelOptions(*args);

@@ -134,7 +134,7 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     if (converted.empty()) {
         // Nothing was written from a source that does not load: its own error says why.
         HeapMeshAllocator allocator;
-        Result<Model> source = inputFor(folder, pairs, i).load(allocator);
+        Result<Model> source = inputFor(folder, pairs, i, args.source).load(allocator);
         row.error = source ? "no converted file for it in " + args.converted : source.error().message;
         return row;
     }
@@ -142,7 +142,7 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     const std::filesystem::path reportDir = std::filesystem::path(args.report) / dir;
     std::error_code ec;
     std::filesystem::create_directories(reportDir, ec);
-    const ModelInput input = inputFor(folder, pairs, i);
+    const ModelInput input = inputFor(folder, pairs, i, args.source);
     std::vector<std::string> command{"/proc/self/exe", "validate", input.model,
                                      (std::filesystem::path(args.converted) / converted).string()};
     if (!input.skeleton.empty()) command.insert(command.end(), {"--skeleton", input.skeleton});
@@ -150,6 +150,8 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         command.insert(command.end(), {"--anim", a});
     for (const std::string& s : input.searchPaths)
         command.insert(command.end(), {"--search-path", s});
+    for (const std::string& m : input.materials)
+        command.insert(command.end(), {"--materials", m});
     const std::vector<std::string> companions = companionOptions(written, args.converted);
     command.insert(command.end(), companions.begin(), companions.end());
     command.insert(command.end(), {"--report", reportDir.string()});
@@ -216,7 +218,7 @@ int merge(const ValidateFolderArgs& args) {
 
 int runValidateFolder(const ValidateFolderArgs& args) {
     if (!args.merge.empty()) return merge(args);
-    Result<Folder> folder = scanFolder(args.source, args.jobs.threads());
+    Result<Folder> folder = scanFolder(args.source.model, args.jobs.threads());
     if (!folder) {
         std::fprintf(stderr, "horde: %s\n", folder.error().message.c_str());
         return kExitBadInput;
@@ -233,7 +235,7 @@ int runValidateFolder(const ValidateFolderArgs& args) {
     for (size_t i = 0; i < folder->files.size(); ++i)
         if (drawable(folder->files[i].survey.kind) && args.jobs.shard.has(folder->files[i].rel))
             mine.push_back(i);
-    FolderReport report{args.source, args.converted, std::vector<ModelRow>(mine.size())};
+    FolderReport report{args.source.model, args.converted, std::vector<ModelRow>(mine.size())};
     parallelFor(
         mine.size(), args.jobs.threads(),
         [&](size_t k) {
