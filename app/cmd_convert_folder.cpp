@@ -1,5 +1,6 @@
 // horde convert DIR --to <id> --out OUTDIR: every model of a folder with its pairs, written
 // under OUTDIR at its own place in the tree, and manifest.json saying what came from what.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -19,6 +20,7 @@ struct Converted {
     std::vector<std::string> warnings; // the load's (textures not found among them), then the writer's
     size_t missingTextures = 0;        // textures the model's materials name that were not found
     std::string error;
+    double seconds = 0.0;
 };
 
 std::string under(const std::filesystem::path& root, const std::filesystem::path& path) {
@@ -97,9 +99,19 @@ int runConvertFolder(const ModelInput& given, const std::string& to, const std::
     parallelFor(
         mine.size(), jobs.threads(),
         [&](size_t k) {
+            const auto start = std::chrono::steady_clock::now();
             results[k] = convertOne(*folder, pairs, mine[k], given, *format, out, targets[mine[k]]);
+            results[k].seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         },
-        [&](size_t k) { return folder->files[mine[k]].rel; });
+        [&](size_t k) {
+            const Converted& c = results[k];
+            char line[64];
+            std::snprintf(line, sizeof line, "  %.2f s", c.seconds);
+            return (c.error.empty() ? "wrote  " : "error  ") + folder->files[mine[k]].rel + line +
+                   (c.warnings.empty() ? "" : ", " + std::to_string(c.warnings.size()) + " warnings");
+        },
+        Lines::EachItem);
 
     nlohmann::json models = nlohmann::json::array();
     size_t failed = 0, warned = 0, missing = 0, missingModels = 0;

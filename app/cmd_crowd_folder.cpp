@@ -24,7 +24,11 @@ std::vector<ModelInput> animatedModels(const std::string& dir, const FolderJobs&
             Result<Model> model = inputFor(*folder, pairs, i, given).load(allocator);
             animated[i] = model && !model->clips.empty() && !model->meshes.empty();
         },
-        [&](size_t i) { return folder->files[i].rel; });
+        [&](size_t i) {
+            if (!drawable(folder->files[i].survey.kind)) return std::string();
+            return folder->files[i].rel + (animated[i] ? ": animated" : ": no clips, left out");
+        },
+        Lines::EachItem);
     std::vector<ModelInput> out;
     size_t drawables = 0;
     for (size_t i = 0; i < folder->files.size(); ++i) {

@@ -188,7 +188,16 @@ int runInfoFolder(const ModelInput& given, bool json, const FolderJobs& jobs) {
             if (folder->files[i].error.empty() && drawable(folder->files[i].survey.kind))
                 load(*folder, pairs, i, given, loaded[i]);
         },
-        [&](size_t k) { return folder->files[mine[k]].rel; });
+        [&](size_t k) {
+            const Loaded& l = loaded[mine[k]];
+            if (!l.tried) return std::string(); // only models and meshes take long enough to say
+            return (l.error.empty() ? "read   " : "error  ") + folder->files[mine[k]].rel +
+                   (l.missing.empty() ? ""
+                                      : ", " + std::to_string(l.missing.size()) + " textures not found") +
+                   (l.undefined.empty() ? ""
+                                        : ", " + std::to_string(l.undefined.size()) + " materials undefined");
+        },
+        Lines::EachItem);
     Tally t;
     tally(*folder, pairs, mine, t);
     if (json) {
