@@ -445,6 +445,12 @@ TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
     EXPECT_NE(read(dir.path / "kept/models/models/beast.model/log.txt")
                   .find("textures       pass  1 texture compared"),
               std::string::npos);
+    // Not on a terminal, each finished model is a line of its own (a CI log shows the run moving).
+    const CliRun logged =
+        horde::test::shell(std::string(HORDE_CLI) + " validate " + assets.string() + " " + out.string() +
+                           " --report " + (dir.path / "logged").string() + options);
+    EXPECT_NE(logged.out.find("[1/1] pass   models/beast.model  "), std::string::npos) << logged.out;
+    EXPECT_NE(logged.out.find(" s  worst: "), std::string::npos) << logged.out;
     CliRun failed = runCli("validate " + assets.string() + " " + lost.string() + " --report " +
                            (dir.path / "lost_report").string() + options);
     EXPECT_EQ(failed.code, 4) << failed.out;

@@ -202,12 +202,6 @@ Check vertices(const Model& a, const Model& b) {
                                         std::to_string(a.meshes.size()) + " meshes" + differ);
 }
 
-std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
-    std::vector<glm::dvec3> out;
-    for (const PosedMesh& mesh : metresPose(model, first ? pose.clipA : pose.clipB, pose.time))
-        out.insert(out.end(), mesh.positions.begin(), mesh.positions.end());
-    return out;
-}
 } // namespace
 
 std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
@@ -236,21 +230,20 @@ double metresRadius(const Model& model) {
     return double(toWorld(bindPoseBounds(model), glm::mat4(metresFrame(model.axes))).radius());
 }
 
-Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first) {
+Bounds posedBounds(const std::vector<PosedMesh>& posed) {
     Bounds b{glm::vec3(1e30f), glm::vec3(-1e30f)};
-    for (glm::dvec3 p : metresPositions(model, pose, first)) {
-        b.min = glm::min(b.min, glm::vec3(p));
-        b.max = glm::max(b.max, glm::vec3(p));
-    }
+    for (const PosedMesh& mesh : posed)
+        for (glm::dvec3 p : mesh.positions) {
+            b.min = glm::min(b.min, glm::vec3(p));
+            b.max = glm::max(b.max, glm::vec3(p));
+        }
     return b.min.x <= b.max.x ? b : Bounds{};
 }
 
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+PoseError comparePose(const std::vector<PosedMesh>& pa, const std::vector<PosedMesh>& pb, double radius,
                       const std::vector<MeshMatch>& matches) {
     PoseError e;
-    if (a.meshes.size() != b.meshes.size() || matches.size() != a.meshes.size()) return e;
-    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time),
-                           pb = metresPose(b, pose.clipB, pose.time);
+    if (pa.size() != pb.size() || matches.size() != pa.size()) return e;
     e.comparable = true;
     double sum = 0.0;
     size_t pairs = 0;
