@@ -18,7 +18,7 @@ struct ConvertArgs {
 };
 
 int run(const ConvertArgs& a) {
-    if (std::filesystem::is_directory(a.input.model)) return runConvertFolder(a.input.model, a.to, a.out, a.jobs);
+    if (std::filesystem::is_directory(a.input.model)) return runConvertFolder(a.input, a.to, a.out, a.jobs);
     const Format* format = findFormat(a.to);
     if (!format || !format->write) {
         std::string known;
@@ -33,10 +33,15 @@ int run(const ConvertArgs& a) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
     }
-    if (Result<Companions> written = format->write(*model, a.out); !written) {
+    for (const std::string& w : model->warnings)
+        std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
+    Result<Companions> written = format->write(*model, a.out);
+    if (!written) {
         std::fprintf(stderr, "horde: %s\n", written.error().message.c_str());
         return kExitBadInput;
     }
+    for (const std::string& w : written->warnings)
+        std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
     std::printf("wrote %s (%s)\n", a.out.c_str(), format->id);
     return kExitOk;
 }

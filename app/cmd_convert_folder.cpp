@@ -1,5 +1,6 @@
 // horde convert DIR --to <id> --out OUTDIR: every model of a folder with its pairs, written
 // under OUTDIR at its own place in the tree, and manifest.json saying what came from what.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -16,8 +17,10 @@ namespace horde {
 namespace {
 struct Converted {
     std::vector<std::string> written; // relative to the output folder, the main file first
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings; // the load's (textures not found among them), then the writer's
+    size_t missingTextures = 0;        // textures the model's materials name that were not found
     std::string error;
+    double seconds = 0.0;
 };
 
 std::string under(const std::filesystem::path& root, const std::filesystem::path& path) {
@@ -25,7 +28,8 @@ std::string under(const std::filesystem::path& root, const std::filesystem::path
 }
 
 Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i,
-                     const Format& format, const std::filesystem::path& outDir, const std::string& rel) {
+                     const ModelInput& given, const Format& format, const std::filesystem::path& outDir,
+                     const std::string& rel) {
     Converted c;
     const FolderFile& f = folder.files[i];
     if (!f.error.empty()) {
@@ -33,12 +37,15 @@ Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         return c;
     }
     HeapMeshAllocator allocator;
-    Result<Model> model = inputFor(folder, pairs, i).load(allocator);
+    Result<Model> model = inputFor(folder, pairs, i, given).load(allocator);
     if (!model) {
         c.error = model.error().message;
         return c;
     }
     c.warnings = model->warnings;
+    for (const Material& m : model->materials)
+        for (const TextureRef& t : m.textures)
+            c.missingTextures += t.file.empty() && !t.path.empty();
     const std::filesystem::path target = outDir / rel;
     std::error_code ec;
     std::filesystem::create_directories(target.parent_path(), ec);
@@ -51,6 +58,7 @@ Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         c.error = written.error().message;
         return c;
     }
+    c.warnings.insert(c.warnings.end(), written->warnings.begin(), written->warnings.end());
     c.written.push_back(rel);
     if (!written->skeleton.empty()) c.written.push_back(under(outDir, written->skeleton));
     for (const std::filesystem::path& a : written->anims)
@@ -69,8 +77,9 @@ std::vector<std::string> pairPaths(const Folder& folder, const FilePairs& p) {
 }
 } // namespace
 
-int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out,
+int runConvertFolder(const ModelInput& given, const std::string& to, const std::string& out,
                      const FolderJobs& jobs) {
+    const std::string& dir = given.model;
     const Format* format = findFormat(to);
     if (!format || !format->write) {
         std::fprintf(stderr, "horde: no writer for '%s'\n", to.c_str());
@@ -89,11 +98,23 @@ int runConvertFolder(const std::string& dir, const std::string& to, const std::s
     std::vector<Converted> results(mine.size());
     parallelFor(
         mine.size(), jobs.threads(),
-        [&](size_t k) { results[k] = convertOne(*folder, pairs, mine[k], *format, out, targets[mine[k]]); },
-        [&](size_t k) { return folder->files[mine[k]].rel; });
+        [&](size_t k) {
+            const auto start = std::chrono::steady_clock::now();
+            results[k] = convertOne(*folder, pairs, mine[k], given, *format, out, targets[mine[k]]);
+            results[k].seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        },
+        [&](size_t k) {
+            const Converted& c = results[k];
+            char line[64];
+            std::snprintf(line, sizeof line, "  %.2f s", c.seconds);
+            return (c.error.empty() ? "wrote  " : "error  ") + folder->files[mine[k]].rel + line +
+                   (c.warnings.empty() ? "" : ", " + std::to_string(c.warnings.size()) + " warnings");
+        },
+        Lines::EachItem);
 
     nlohmann::json models = nlohmann::json::array();
-    size_t failed = 0;
+    size_t failed = 0, warned = 0, missing = 0, missingModels = 0;
     for (size_t k = 0; k < mine.size(); ++k) {
         const Converted& c = results[k];
         const std::string& source = folder->files[mine[k]].rel;
@@ -103,11 +124,20 @@ int runConvertFolder(const std::string& dir, const std::string& to, const std::s
                           {"warnings", c.warnings},
                           {"error", c.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.error)}});
         if (c.error.empty())
-            std::printf("wrote  %s  from %s\n", c.written.front().c_str(), source.c_str());
+            std::printf("wrote  %s  from %s%s\n", c.written.front().c_str(), source.c_str(),
+                        c.warnings.empty() ? ""
+                                           : (", " + std::to_string(c.warnings.size()) + " warning" +
+                                              (c.warnings.size() == 1 ? "" : "s"))
+                                                 .c_str());
         else {
             ++failed;
             std::printf("error  %s\n", c.error.c_str());
         }
+        for (const std::string& w : c.warnings)
+            std::printf("  warning  %s\n", w.c_str());
+        warned += !c.warnings.empty();
+        missing += c.missingTextures;
+        missingModels += c.missingTextures > 0;
     }
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
@@ -127,8 +157,12 @@ int runConvertFolder(const std::string& dir, const std::string& to, const std::s
         std::fprintf(stderr, "horde: %s/%s: cannot write\n", out.c_str(), name.c_str());
         return kExitBadInput;
     }
-    std::printf("%zu models converted to %s, %zu failed; wrote %s/%s\n", mine.size() - failed, format->id,
-                failed, out.c_str(), name.c_str());
+    std::printf("%zu models converted to %s, %zu failed", mine.size() - failed, format->id, failed);
+    if (warned) std::printf(", %zu with warnings", warned);
+    if (missing)
+        std::printf(" (%zu texture reference%s not found, in %zu model%s)", missing, missing == 1 ? "" : "s",
+                    missingModels, missingModels == 1 ? "" : "s");
+    std::printf("; wrote %s/%s\n", out.c_str(), name.c_str());
     return failed ? int(kExitBadInput) : int(kExitOk);
 }
 

@@ -32,6 +32,7 @@ nlohmann::json materialJson(const Material& m) {
     }
     const glm::vec4 c = m.baseColor;
     return {{"name", m.name},
+            {"defined", m.defined},
             {"base_color", {c.r, c.g, c.b, c.a}},
             {"alpha", alphaModeName(m.alpha)},
             {"double_sided", m.doubleSided},
@@ -148,6 +149,10 @@ void printSummary(const Model& model) {
             std::printf("           material %-20s indices %u..%u\n", s.material.c_str(), s.firstIndex, s.firstIndex + s.indexCount);
     }
     for (const Material& m : model.materials) {
+        if (!m.defined) {
+            std::printf("material %s: defined nowhere horde read\n", m.name.c_str());
+            continue;
+        }
         std::printf("material %s: %s, base color (%.3g, %.3g, %.3g, %.3g)%s\n", m.name.c_str(), alphaModeName(m.alpha),
                     m.baseColor.r, m.baseColor.g, m.baseColor.b, m.baseColor.a, m.doubleSided ? ", double-sided" : "");
         for (const TextureRef& t : m.textures) {
@@ -191,7 +196,7 @@ Command addInfoCommand(CLI::App& app) {
                         std::fprintf(stderr, "horde: --lod takes a model file, not a folder\n");
                         return int(kExitUsage);
                     }
-                    return runInfoFolder(input->model, *json, *jobs);
+                    return runInfoFolder(*input, *json, *jobs);
                 }
                 HeapMeshAllocator allocator;
                 Result<Model> model = input->load(allocator);

@@ -1,5 +1,6 @@
 // horde info DIR [--json]: every file of a folder, each model with the files paired with it, its
-// counts and the textures it names that were not found, as lines or as an array of records.
+// counts, the textures it names that were not found and the materials it names that nothing
+// defines, as lines or as an array of records.
 #include <cstdio>
 #include <iostream>
 #include <set>
@@ -22,12 +23,14 @@ struct Loaded {
     size_t nodes = 0, meshes = 0, vertices = 0, clips = 0;
     std::vector<std::string> warnings;
     std::vector<MissingTexture> missing; // referenced by a material, found neither beside nor on the search path
+    std::vector<std::string> undefined;  // materials its submeshes name that nothing horde read defines
 };
 
-void load(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, Loaded& out) {
+void load(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, const ModelInput& given,
+          Loaded& out) {
     out.tried = true;
     HeapMeshAllocator allocator;
-    Result<Model> model = inputFor(folder, pairs, i).load(allocator);
+    Result<Model> model = inputFor(folder, pairs, i, given).load(allocator);
     if (!model) {
         out.error = model.error().message;
         return;
@@ -38,9 +41,11 @@ void load(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i, L
         out.vertices += m.vertexCount();
     out.clips = model->clips.size();
     out.warnings = std::move(model->warnings);
-    for (const Material& m : model->materials)
+    for (const Material& m : model->materials) {
+        if (!m.defined) out.undefined.push_back(m.name);
         for (const TextureRef& t : m.textures)
             if (t.file.empty() && !t.path.empty()) out.missing.push_back({t.path, m.name, textureSlotName(t.slot)});
+    }
 }
 
 nlohmann::json pairsJson(const Folder& folder, const FilePairs& p) {
@@ -84,6 +89,7 @@ nlohmann::json record(const Folder& folder, const std::vector<FilePairs>& pairs,
         {"counts", counts},
         {"warnings", warnings},
         {"missing_textures", missing},
+        {"undefined_materials", loaded.undefined},
         {"error", error.empty() ? nlohmann::json(nullptr) : nlohmann::json(error)}};
 }
 
@@ -121,6 +127,8 @@ void printText(const Folder& folder, const std::vector<FilePairs>& pairs, const 
             for (const MissingTexture& m : l.missing)
                 std::printf("  missing    texture '%s' (material '%s', %s)\n", m.path.c_str(), m.material.c_str(),
                             m.slot.c_str());
+            for (const std::string& m : l.undefined)
+                std::printf("  undefined  material '%s' (drawn as the missing-texture checker)\n", m.c_str());
             for (const std::string& n : p.notes)
                 std::printf("  warning    %s\n", n.c_str());
             t.warnings += p.notes.size();
@@ -162,8 +170,8 @@ void tally(const Folder& folder, const std::vector<FilePairs>& pairs, const std:
 }
 } // namespace
 
-int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs) {
-    Result<Folder> folder = scanFolder(dir, jobs.threads());
+int runInfoFolder(const ModelInput& given, bool json, const FolderJobs& jobs) {
+    Result<Folder> folder = scanFolder(given.model, jobs.threads());
     if (!folder) {
         std::fprintf(stderr, "horde: %s\n", folder.error().message.c_str());
         return kExitBadInput;
@@ -178,9 +186,18 @@ int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs) {
         [&](size_t k) {
             size_t i = mine[k];
             if (folder->files[i].error.empty() && drawable(folder->files[i].survey.kind))
-                load(*folder, pairs, i, loaded[i]);
+                load(*folder, pairs, i, given, loaded[i]);
         },
-        [&](size_t k) { return folder->files[mine[k]].rel; });
+        [&](size_t k) {
+            const Loaded& l = loaded[mine[k]];
+            if (!l.tried) return std::string(); // only models and meshes take long enough to say
+            return (l.error.empty() ? "read   " : "error  ") + folder->files[mine[k]].rel +
+                   (l.missing.empty() ? ""
+                                      : ", " + std::to_string(l.missing.size()) + " textures not found") +
+                   (l.undefined.empty() ? ""
+                                        : ", " + std::to_string(l.undefined.size()) + " materials undefined");
+        },
+        Lines::EachItem);
     Tally t;
     tally(*folder, pairs, mine, t);
     if (json) {
@@ -207,6 +224,16 @@ int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs) {
         if (!missingPaths.empty())
             std::printf("%zu texture%s not found, named by %zu model%s\n", missingPaths.size(),
                         missingPaths.size() == 1 ? "" : "s", missingModels, missingModels == 1 ? "" : "s");
+        std::set<std::string> undefinedNames;
+        size_t undefinedModels = 0;
+        for (size_t i : mine) {
+            undefinedNames.insert(loaded[i].undefined.begin(), loaded[i].undefined.end());
+            undefinedModels += !loaded[i].undefined.empty();
+        }
+        if (!undefinedNames.empty())
+            std::printf("%zu material%s defined nowhere horde read, named by %zu model%s\n",
+                        undefinedNames.size(), undefinedNames.size() == 1 ? "" : "s", undefinedModels,
+                        undefinedModels == 1 ? "" : "s");
     }
     return t.errors ? int(kExitBadInput) : int(kExitOk);
 }

@@ -50,6 +50,8 @@ int run(RenderArgs& a) {
         CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
         settings.samples = a.picture.samples(*session.device);
         CrowdScene scene(*session.device, models, {instances}, settings);
+        for (const std::string& w : model.warnings)
+            std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         for (const std::string& w : scene.materials().warnings())
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         float aspect = float(a.width) / float(a.height);

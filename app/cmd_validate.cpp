@@ -3,22 +3,25 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/reference.h"
+#include "cmd_validate.h"
+#include "cmd_validate_renders.h"
 #include "commands.h"
-#include "folder_commands.h"
-#include "gpu_session.h"
-#include "crowd/layout.h"
-#include "render/headless.h"
 #include "crowd/view.h"
+#include "folder_commands.h"
+#include "render/headless.h"
+#include "texture/texture.h"
 #include "validate_clips.h"
+#include "validate_materials.h"
 #include "validate_pieces.h"
 #include "validate_raster.h"
 #include "validate_report.h"
 #include "validate_textures.h"
+#include "vk/gpu_mesh.h"
+#include "vk/gpu_texture.h"
 
 namespace horde {
 
@@ -31,20 +34,6 @@ std::string percent(double v) {
     return buffer;
 }
 
-struct ValidateArgs {
-    ModelInput a;
-    std::string b;
-    std::string bSkeleton; // B's own companions, where its format keeps them in other files
-    std::vector<std::string> bAnims;
-    DeviceChoice device;
-    std::string clip, report;
-    std::vector<double> times;
-    double maxPositionError = 1e-4, maxDifferingPixels = 0.5;
-    AttributeTolerances tolerances;
-    int pixelTolerance = 24;
-    uint32_t width = 640, height = 480;
-};
-
 // The bind pose, then each clip of A (or the one asked for) matched in B, at the given times or
 // at fixed fractions of its duration, one of them between the monster's keys.
 Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const ValidateArgs& args,
@@ -53,8 +42,14 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
     if (!args.clip.empty() && findClip(a, args.clip) < 0)
         return Error{args.a.model + " has no clip named '" + args.clip + "'"};
     ClipMatch clips = matchClips(a, b, args.clip, args.b);
+    size_t keyless = 0;
     for (auto [c, other] : clips.pairs) {
         const Clip& clip = a.clips[c];
+        // Two clips that key nothing pose as the bind pose at every time: compared there already.
+        if (clip.channels.empty() && b.clips[size_t(other)].channels.empty()) {
+            ++keyless;
+            continue;
+        }
         std::vector<double> times = args.times;
         if (times.empty())
             for (double f : {0.0, 0.25, 0.37, 0.5, 0.75})
@@ -65,6 +60,9 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
             out.push_back({label, c, other, t});
         }
     }
+    if (keyless)
+        clips.check.detail += "; " + std::to_string(keyless) + " clip" + (keyless == 1 ? "" : "s") +
+                              " keying nothing on both sides, compared as the bind pose";
     checks.push_back(clips.check);
     return out;
 }
@@ -76,32 +74,17 @@ bool drawsTextures(const Model& model) {
     return false;
 }
 
-struct Renderer {
-    Device& device;
-    uint32_t width, height;
-    // Textured renders only when both sides have textures: a conversion that dropped them is
-    // reported by the texture check, not again by every render.
-    bool textures;
-
-    Image8 render(Model& model, int clip, double time, const glm::mat4& viewProjection) {
-        uploadMeshes(device, model);
-        CrowdModel crowdModel(device, model, {.crowd = false});
-        std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel.asset(), 1);
-        instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
-        const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
-        settings.textures = textures;
-        settings.samples = device.supportedSamples(4); // both sides alike: edges averaged the same way
-        CrowdScene scene(device, models, {instances}, settings);
-        HeadlessOptions options;
-        options.width = width;
-        options.height = height;
-        options.startTime = float(time);
-        // The renderer draws in the file's units: scaling them to metres puts both models in one frame.
-        glm::mat4 toMetres = glm::scale(glm::mat4(1.0f), glm::vec3(model.axes.metresPerUnit));
-        return renderHeadless(device, scene, ViewCamera{viewProjection * toMetres}, options).image;
+// How far apart the poses' instances stand (PoseRenders), in metres: past what any pose reaches
+// from its placement, the eye's distance from it and the far plane beyond, on either side, twice.
+double poseSpacing(std::span<const Bounds> poses, float aspect) {
+    double reach = 0.0;
+    for (const Bounds& world : poses) {
+        const OrbitCamera camera = frameBounds(world, aspect);
+        const double centre = glm::length(glm::dvec3(world.min + world.max) * 0.5);
+        reach = std::max(reach, centre + double(world.radius()) * 3.0 + double(camera.distance));
     }
-};
+    return 2.0 * reach + 1.0;
+}
 
 void print(const ValidateReport& r) {
     for (const Check& c : r.checks)
@@ -124,62 +107,41 @@ void print(const ValidateReport& r) {
     std::printf("%s\n", r.passed ? "PASS" : "FAIL");
 }
 
-int run(ValidateArgs& args) {
-    GpuSession session;
-    if (int code = GpuSession::open(args.device, args.a, session); code != kExitOk)
-        return session.finish(code);
-    Model& a = *session.model;
-    std::optional<Model> loadedB;
-    {
-        GpuMeshAllocator allocator(*session.device);
-        ModelInput inputB;
-        inputB.model = args.b;
-        inputB.skeleton = args.bSkeleton;
-        inputB.anims = args.bAnims;
-        Result<Model> b = inputB.load(allocator, session.textures.get());
-        if (!b) {
-            std::fprintf(stderr, "horde: %s\n", b.error().message.c_str());
-            return session.finish(kExitBadInput);
-        }
-        loadedB.emplace(std::move(*b));
-        mergePieces(a, *loadedB, allocator);
-    }
-    Model& b = *loadedB;
-    ValidateReport report;
-    report.a = args.a.model;
-    report.b = args.b;
-    report.maxPositionError = args.maxPositionError;
-    report.maxDifferingPixels = args.maxDifferingPixels;
-    report.pixelTolerance = args.pixelTolerance;
-    report.tolerances = args.tolerances;
-    report.checks = compareStructure(a, b, report.a, report.b);
-    double radius = metresRadius(a);
-    report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
-    report.checks.push_back(report.attributes.matching);
-    report.checks.push_back(report.attributes.materials);
-    report.checks.push_back(compareTextures(a, b));
-    Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
-    if (!specs) {
-        std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());
-        loadedB.reset();
-        return session.finish(kExitBadInput);
-    }
+// Every pose: positions on the CPU reference, the shaded renders (one scene per side, released
+// before the models are) and the attribute views drawn on the CPU.
+void comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec>& specs,
+                  const ValidateArgs& args, double radius, ValidateReport& report) {
     float aspect = float(args.width) / float(args.height);
-    Renderer renderer{*session.device, args.width, args.height, drawsTextures(a) && drawsTextures(b)};
-    for (const PoseSpec& spec : *specs) {
+    // Textured renders only when both sides have textures: a conversion that dropped them is
+    // reported by the texture check, not again by every render.
+    const bool textures = drawsTextures(a) && drawsTextures(b);
+    std::vector<PoseInstance> posesA, posesB;
+    std::vector<Bounds> bounds; // every pose of either side, in metres; A's first
+    for (const PoseSpec& spec : specs) {
+        posesA.push_back({spec.clipA, spec.time});
+        posesB.push_back({spec.clipB, spec.time});
+        bounds.push_back(posedBounds(metresPose(a, spec.clipA, spec.time)));
+    }
+    for (const PoseSpec& spec : specs)
+        bounds.push_back(posedBounds(metresPose(b, spec.clipB, spec.time)));
+    const double spacing = poseSpacing(bounds, aspect);
+    PoseRenders rendersA(device, a, posesA, spacing, textures, args.width, args.height);
+    PoseRenders rendersB(device, b, posesB, spacing, textures, args.width, args.height);
+    for (size_t i = 0; i < specs.size(); ++i) {
+        const PoseSpec& spec = specs[i];
         PoseResult r;
         r.pose = spec;
-        r.error = comparePose(a, b, spec, radius, report.attributes.matches);
-        Bounds world = metresBounds(a, spec, true);
+        const std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
+                                     posedB = metresPose(b, spec.clipB, spec.time);
+        r.error = comparePose(posedA, posedB, radius, report.attributes.matches);
+        const Bounds& world = bounds[i]; // the source's pose: the camera frames it for both
         OrbitCamera camera = frameBounds(world, aspect);
         glm::mat4 viewProjection = camera.viewProjection(aspect, world.radius());
-        r.renderA = renderer.render(a, spec.clipA, spec.time, viewProjection);
-        r.renderB = renderer.render(b, spec.clipB, spec.time, viewProjection);
+        r.renderA = rendersA.render(i, viewProjection);
+        r.renderB = rendersB.render(i, viewProjection);
         r.diff = diffImages(r.renderA, r.renderB, args.pixelTolerance);
         r.passed = r.error.comparable && r.error.maxRelative <= args.maxPositionError &&
                    std::isfinite(r.error.rmsRelative) && r.diff.differingPercent <= args.maxDifferingPixels;
-        std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
-                               posedB = metresPose(b, spec.clipB, spec.time);
         for (AttributeView view : {AttributeView::UvChecker, AttributeView::Normals}) {
             ViewResult v{view,
                          rasterize(a, posedA, viewProjection, args.width, args.height, view),
@@ -191,21 +153,92 @@ int run(ValidateArgs& args) {
         }
         report.poses.push_back(std::move(r));
     }
+}
+
+} // namespace
+
+int validateOn(Device& device, const ValidateArgs& args) {
+    GpuTextureAllocator textureAllocator(device);
+    TextureLibrary textures(textureAllocator); // each file read once for both sides
+    GpuMeshAllocator allocator(device);
+    Result<Model> loadedA = args.a.load(allocator, &textures);
+    if (!loadedA) {
+        std::fprintf(stderr, "horde: %s\n", loadedA.error().message.c_str());
+        return kExitBadInput;
+    }
+    ModelInput inputB;
+    inputB.model = args.b;
+    inputB.skeleton = args.bSkeleton;
+    inputB.anims = args.bAnims;
+    Result<Model> loadedB = inputB.load(allocator, &textures);
+    if (!loadedB) {
+        std::fprintf(stderr, "horde: %s\n", loadedB.error().message.c_str());
+        return kExitBadInput;
+    }
+    Model &a = *loadedA, &b = *loadedB;
+    mergePieces(a, b, allocator);
+    ValidateReport report;
+    report.a = args.a.model;
+    report.b = args.b;
+    report.maxPositionError = args.maxPositionError;
+    report.maxDifferingPixels = args.maxDifferingPixels;
+    report.pixelTolerance = args.pixelTolerance;
+    report.tolerances = args.tolerances;
+    report.passingPoseImages = args.reportImages != "failures";
+    report.checks = compareStructure(a, b, report.a, report.b);
+    double radius = metresRadius(a);
+    report.attributes = compareAttributes(a, b, args.tolerances, args.maxPositionError * radius);
+    report.checks.push_back(report.attributes.matching);
+    report.checks.push_back(report.attributes.materials);
+    report.checks.push_back(compareTextures(a, b, report.attributes.materialToB));
+    Result<std::vector<PoseSpec>> specs = poses(a, b, args, report.checks);
+    if (!specs) {
+        std::fprintf(stderr, "horde: %s\n", specs.error().message.c_str());
+        return kExitBadInput;
+    }
+    // Each material drawn under A's name on both sides: an untextured material's palette colour
+    // comes from its name, and a rename (an unnamed NWN material written as glTF's `material0`)
+    // is no change of colour. The checks above have read B's own names.
+    nameMaterialsAsA(a, b, report.attributes.materialToB);
+    drawRepairedNormals(a, b, report.attributes.matches);
+    comparePoses(device, a, b, *specs, args, radius, report);
     report.passed = report.attributes.passed();
     for (const Check& c : report.checks)
         report.passed = report.passed && c.passed;
     for (const PoseResult& p : report.poses)
         report.passed = report.passed && p.passed;
     print(report);
-    loadedB.reset();
     if (!args.report.empty()) {
         if (Status st = writeReport(report, args.report); !st) {
             std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
-            return session.finish(kExitBadInput);
+            return kExitBadInput;
         }
         std::printf("wrote %s/index.html\n", args.report.c_str());
     }
-    return session.finish(report.passed ? kExitOk : kExitMismatch);
+    return report.passed ? kExitOk : kExitMismatch;
+}
+
+std::unique_ptr<Device> openDevice(const DeviceChoice& choice) {
+    DeviceOptions options;
+    options.validation = choice.validation;
+    options.device = choice.device;
+    return std::make_unique<Device>(options);
+}
+
+int withValidation(const Device& device, const MessageCounts& before, int code) {
+    if (!device.validation()) return code;
+    const MessageCounts now = *device.messageLog();
+    const uint32_t errors = now.error - before.error, warnings = now.warning - before.warning;
+    if (errors + warnings == 0) return code;
+    std::fprintf(stderr, "horde: validation reported %u errors and %u warnings\n", errors, warnings);
+    return code == kExitOk ? int(kExitDevice) : code;
+}
+
+namespace {
+int run(const ValidateArgs& args) {
+    std::unique_ptr<Device> device = openDevice(args.device);
+    const MessageCounts before = *device->messageLog();
+    return withValidation(*device, before, validateOn(*device, args));
 }
 
 // What each model of a folder is validated with: the options given here, as the per-model
@@ -226,6 +259,7 @@ std::vector<std::string> perModelOptions(const ValidateArgs& a) {
                                  "--max-tangent-angle", text(a.tolerances.tangentDegrees),
                                  "--max-color-error", text(a.tolerances.color),
                                  "--max-weight-error", text(a.tolerances.weight)};
+    out.insert(out.end(), {"--report-images", a.reportImages.empty() ? "failures" : a.reportImages});
     if (!a.device.device.empty()) out.insert(out.end(), {"--device", a.device.device});
     if (!a.clip.empty()) out.insert(out.end(), {"--clip", a.clip});
     if (!a.times.empty()) {
@@ -237,6 +271,52 @@ std::vector<std::string> perModelOptions(const ValidateArgs& a) {
 }
 } // namespace
 
+void addValidateOptions(CLI::App& cmd, ValidateArgs& args, ValidateFolderArgs& folder) {
+    args.a.addOptions(cmd); // A with its --skeleton / --anim files
+    cmd.add_option("other", args.b, "the file to compare with A (usually a self-contained .glb)")->required();
+    cmd.add_option("--other-skeleton", args.bSkeleton,
+                   "B's skeleton file, where B's format keeps it apart (EMI .sklb, SWTOR skeleton .gr2)");
+    cmd.add_option(
+        "--other-anim", args.bAnims,
+        "B's animation files, where B's format keeps them apart (Grimrock .animation, EMI .animb)");
+    args.device.addOptions(cmd);
+    cmd.add_option("--clip", args.clip, "compare only this clip (default: every clip of A)");
+    cmd.add_option(
+           "--times", args.times,
+           "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration); the end "
+           "is inclusive (a clip's duration gives its last key), a loop wraps only past it")
+        ->delimiter(',');
+    cmd.add_option("--report", args.report, "folder to write index.html, report.json and the renders into");
+    cmd.add_option(
+           "--report-images", args.reportImages,
+           "which poses' pictures the report holds: all, or failures (the bind pose and each pose that "
+           "failed); default all for one model, failures for each model of a folder")
+        ->check(CLI::IsMember({"all", "failures"}));
+    cmd.add_option("--max-position-error", args.maxPositionError,
+                   "largest vertex distance allowed, as a fraction of A's bounding radius (default 1e-4)");
+    cmd.add_option("--max-differing-pixels", args.maxDifferingPixels,
+                   "largest share of differing pixels allowed, percent (default 0.5)");
+    cmd.add_option("--max-uv-error", args.tolerances.uv,
+                   "largest difference of a texture coordinate, per UV set, in UV units (default 1e-3)");
+    cmd.add_option("--max-normal-angle", args.tolerances.normalDegrees,
+                   "largest angle between normals, degrees (default 1)");
+    cmd.add_option("--max-tangent-angle", args.tolerances.tangentDegrees,
+                   "largest angle between tangents, degrees (default 1); handedness signs must agree");
+    cmd.add_option("--max-color-error", args.tolerances.color,
+                   "largest difference of a vertex colour channel, 0-1 (default 4e-3)");
+    cmd.add_option("--max-weight-error", args.tolerances.weight,
+                   "largest difference of one joint's skin weight (default 5e-3)");
+    cmd.add_option("--pixel-tolerance", args.pixelTolerance,
+                   "a pixel differs when a channel differs by more than this (0-255, default 24)")
+        ->check(CLI::Range(0, 255));
+    cmd.add_option("--width", args.width, "render width")->check(CLI::Range(16u, 8192u));
+    cmd.add_option("--height", args.height, "render height")->check(CLI::Range(16u, 8192u));
+    folder.jobs.addOptions(cmd);
+    cmd.add_option("--merge", folder.merge,
+                   "join the folder reports of these shard runs into --report (A and B as in the shard runs)")
+        ->expected(1, -1);
+}
+
 Command addValidateCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "validate",
@@ -247,52 +327,16 @@ Command addValidateCommand(CLI::App& app) {
         "differ, "
         "by position), "
         "poses and renders (shaded, UV checker, normals as colours).\n"
-        "Given a source folder and the folder `convert` wrote from it: every model, each with its pairs, and one "
+        "Given a source folder and the folder `convert` wrote from it: every model, each with its pairs, and "
+        "one "
         "report (index.html, report.json; exit 4 if any model does not pass).\n"
         "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
-    args->a.addOptions(*cmd); // A with its --skeleton / --anim files
-    cmd->add_option("other", args->b, "the file to compare with A (usually a self-contained .glb)")
-        ->required();
-    cmd->add_option("--other-skeleton", args->bSkeleton,
-                    "B's skeleton file, where B's format keeps it apart (EMI .sklb, SWTOR skeleton .gr2)");
-    cmd->add_option("--other-anim", args->bAnims,
-                    "B's animation files, where B's format keeps them apart (Grimrock .animation, EMI .animb)");
-    args->device.addOptions(*cmd);
-    cmd->add_option("--clip", args->clip, "compare only this clip (default: every clip of A)");
-    cmd->add_option(
-           "--times", args->times,
-           "seconds into each clip, comma separated (default: 0, .25, .37, .5, .75 of its duration); the end "
-           "is inclusive (a clip's duration gives its last key), a loop wraps only past it")
-        ->delimiter(',');
-    cmd->add_option("--report", args->report, "folder to write index.html, report.json and the renders into");
-    cmd->add_option("--max-position-error", args->maxPositionError,
-                    "largest vertex distance allowed, as a fraction of A's bounding radius (default 1e-4)");
-    cmd->add_option("--max-differing-pixels", args->maxDifferingPixels,
-                    "largest share of differing pixels allowed, percent (default 0.5)");
-    cmd->add_option("--max-uv-error", args->tolerances.uv,
-                    "largest difference of a texture coordinate, per UV set, in UV units (default 1e-3)");
-    cmd->add_option("--max-normal-angle", args->tolerances.normalDegrees,
-                    "largest angle between normals, degrees (default 1)");
-    cmd->add_option("--max-tangent-angle", args->tolerances.tangentDegrees,
-                    "largest angle between tangents, degrees (default 1); handedness signs must agree");
-    cmd->add_option("--max-color-error", args->tolerances.color,
-                    "largest difference of a vertex colour channel, 0-1 (default 4e-3)");
-    cmd->add_option("--max-weight-error", args->tolerances.weight,
-                    "largest difference of one joint's skin weight (default 5e-3)");
-    cmd->add_option("--pixel-tolerance", args->pixelTolerance,
-                    "a pixel differs when a channel differs by more than this (0-255, default 24)")
-        ->check(CLI::Range(0, 255));
-    cmd->add_option("--width", args->width, "render width")->check(CLI::Range(16u, 8192u));
-    cmd->add_option("--height", args->height, "render height")->check(CLI::Range(16u, 8192u));
     auto folder = std::make_shared<ValidateFolderArgs>();
-    folder->jobs.addOptions(*cmd);
-    cmd->add_option("--merge", folder->merge,
-                    "join the folder reports of these shard runs into --report (A and B as in the shard runs)")
-        ->expected(1, -1);
+    addValidateOptions(*cmd, *args, *folder);
     return {cmd, [args, folder] {
                 if (!folder->merge.empty() || std::filesystem::is_directory(args->a.model)) {
-                    folder->source = args->a.model;
+                    folder->source = args->a;
                     folder->converted = args->b;
                     folder->report = args->report.empty() ? "validate-report" : args->report;
                     folder->passThrough = perModelOptions(*args);

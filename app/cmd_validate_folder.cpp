@@ -1,8 +1,9 @@
 // horde validate DIR OUTDIR [--report R]: every model of a source folder against its converted
-// file, each by the per-model validate in a process of its own (its own Vulkan device; --jobs
-// of them at once), then one folder report. --merge joins the reports of several shards.
+// file, each by the per-model validate in a worker process (--jobs of them at once, each keeping
+// one Vulkan device from model to model, a crashed one replaced), then one folder report. --merge
+// joins the reports of several shards.
 #include <algorithm>
-#include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,17 +12,14 @@
 #include <thread>
 #include <tuple>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
+#include "core/file.h"
 #include "folder_commands.h"
 #include "folder_outputs.h"
 #include "folder_pairs.h"
 #include "folder_report.h"
-#include "core/file.h"
 #include "loader.h"
 #include "survey.h"
+#include "worker_pool.h"
 
 extern char** environ;
 
@@ -42,32 +40,6 @@ std::vector<std::string> childEnvironment(unsigned jobs) {
     if (jobs > 1 && !std::getenv("LP_NUM_THREADS"))
         env.push_back("LP_NUM_THREADS=" + std::to_string(std::max(1u, cores / jobs)));
     return env;
-}
-
-std::vector<char*> pointers(const std::vector<std::string>& strings) {
-    std::vector<char*> out;
-    for (const std::string& s : strings)
-        out.push_back(const_cast<char*>(s.c_str()));
-    out.push_back(nullptr);
-    return out;
-}
-
-// Runs argv with stdout and stderr into `log`; its exit status, or -1 when it could not start.
-int runLogged(const std::vector<std::string>& args, const std::vector<std::string>& env,
-              const std::filesystem::path& log) {
-    std::vector<char*> argv = pointers(args), envp = pointers(env);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    pid_t pid = 0;
-    int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) return -1;
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 std::string lastLine(const std::filesystem::path& log) {
@@ -119,7 +91,8 @@ std::vector<std::string> companionOptions(const std::vector<std::string>& writte
 }
 
 ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i,
-                     const std::vector<std::string>& written, const ValidateFolderArgs& args) {
+                     const std::vector<std::string>& written, const ValidateFolderArgs& args,
+                     WorkerPool& workers) {
     const std::string converted = written.empty() ? "" : written[0];
     const FolderFile& f = folder.files[i];
     ModelRow row;
@@ -134,7 +107,7 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     if (converted.empty()) {
         // Nothing was written from a source that does not load: its own error says why.
         HeapMeshAllocator allocator;
-        Result<Model> source = inputFor(folder, pairs, i).load(allocator);
+        Result<Model> source = inputFor(folder, pairs, i, args.source).load(allocator);
         row.error = source ? "no converted file for it in " + args.converted : source.error().message;
         return row;
     }
@@ -142,21 +115,28 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
     const std::filesystem::path reportDir = std::filesystem::path(args.report) / dir;
     std::error_code ec;
     std::filesystem::create_directories(reportDir, ec);
-    const ModelInput input = inputFor(folder, pairs, i);
-    std::vector<std::string> command{"/proc/self/exe", "validate", input.model,
+    const ModelInput input = inputFor(folder, pairs, i, args.source);
+    std::vector<std::string> command{input.model,
                                      (std::filesystem::path(args.converted) / converted).string()};
     if (!input.skeleton.empty()) command.insert(command.end(), {"--skeleton", input.skeleton});
     for (const std::string& a : input.anims)
         command.insert(command.end(), {"--anim", a});
     for (const std::string& s : input.searchPaths)
         command.insert(command.end(), {"--search-path", s});
+    for (const std::string& m : input.materials)
+        command.insert(command.end(), {"--materials", m});
     const std::vector<std::string> companions = companionOptions(written, args.converted);
     command.insert(command.end(), companions.begin(), companions.end());
     command.insert(command.end(), {"--report", reportDir.string()});
     command.insert(command.end(), args.passThrough.begin(), args.passThrough.end());
-    const int code = runLogged(command, childEnvironment(args.jobs.threads()), reportDir / "log.txt");
+    const WorkerPool::Answer answer =
+        workers.run(nlohmann::json{{"log", (reportDir / "log.txt").string()}, {"args", command}}.dump());
+    const int code = answer.answered ? std::atoi(answer.line.c_str()) : -1;
     row.status = code == 0 ? "pass" : code == kExitMismatch ? "fail" : "error";
     if (row.status == "error") row.error = lastLine(reportDir / "log.txt");
+    if (!answer.answered)
+        row.error = "the process validating it " + answer.death + "; the next model gets a new one" +
+                    (row.error.empty() ? "" : ": " + row.error);
     if (std::filesystem::is_regular_file(reportDir / "report.json", ec)) {
         readModelReport(reportDir / "report.json", row);
         row.report = dir + "/index.html";
@@ -168,6 +148,17 @@ ModelRow validateOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
             *slot = dir + "/" + thumb;
     if (row.status == "error") row.worst = INFINITY;
     return row;
+}
+
+// What a finished model says as the run goes on: its status, its time and its worst figure.
+std::string progressLine(const ModelRow& row, double seconds) {
+    char time[32];
+    std::snprintf(time, sizeof time, "  %.1f s", seconds);
+    std::string line = row.status + std::string(row.status.size() < 5 ? 5 - row.status.size() : 0, ' ') +
+                       "  " + row.source + time;
+    if (!row.worstFigure.empty()) line += "  worst: " + row.worstFigure;
+    if (!row.error.empty()) line += "  " + row.error;
+    return line;
 }
 
 int finishReport(const FolderReport& report, const std::string& dir) {
@@ -216,7 +207,7 @@ int merge(const ValidateFolderArgs& args) {
 
 int runValidateFolder(const ValidateFolderArgs& args) {
     if (!args.merge.empty()) return merge(args);
-    Result<Folder> folder = scanFolder(args.source, args.jobs.threads());
+    Result<Folder> folder = scanFolder(args.source.model, args.jobs.threads());
     if (!folder) {
         std::fprintf(stderr, "horde: %s\n", folder.error().message.c_str());
         return kExitBadInput;
@@ -233,15 +224,24 @@ int runValidateFolder(const ValidateFolderArgs& args) {
     for (size_t i = 0; i < folder->files.size(); ++i)
         if (drawable(folder->files[i].survey.kind) && args.jobs.shard.has(folder->files[i].rel))
             mine.push_back(i);
-    FolderReport report{args.source, args.converted, std::vector<ModelRow>(mine.size())};
-    parallelFor(
-        mine.size(), args.jobs.threads(),
-        [&](size_t k) {
-            auto c = converted.find(folder->files[mine[k]].rel);
-            report.rows[k] =
-                validateOne(*folder, pairs, mine[k], c == converted.end() ? std::vector<std::string>{} : c->second, args);
-        },
-        [&](size_t k) { return folder->files[mine[k]].rel; });
+    FolderReport report{args.source.model, args.converted, std::vector<ModelRow>(mine.size())};
+    std::vector<double> seconds(mine.size(), 0.0);
+    {
+        // One device per worker process, kept from model to model: opening it is a good part of a
+        // small model's time on lavapipe.
+        WorkerPool workers({"/proc/self/exe", "validate-worker"}, childEnvironment(args.jobs.threads()));
+        parallelFor(
+            mine.size(), args.jobs.threads(),
+            [&](size_t k) {
+                const auto start = std::chrono::steady_clock::now();
+                auto c = converted.find(folder->files[mine[k]].rel);
+                report.rows[k] =
+                    validateOne(*folder, pairs, mine[k],
+                                c == converted.end() ? std::vector<std::string>{} : c->second, args, workers);
+                seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            },
+            [&](size_t k) { return progressLine(report.rows[k], seconds[k]); }, Lines::EachItem);
+    }
     for (const ModelRow& r : report.rows)
         std::printf("%-5s  %s%s%s\n", r.status.c_str(), r.source.c_str(), r.error.empty() ? "" : ": ",
                     r.error.c_str());

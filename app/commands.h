@@ -17,5 +17,7 @@ Command addCrowdCommand(CLI::App& app);
 Command addPoseCommand(CLI::App& app);
 Command addConvertCommand(CLI::App& app);
 Command addValidateCommand(CLI::App& app);
+// What `horde validate DIR OUT` runs its models in (cmd_validate_worker.cpp); hidden from help.
+Command addValidateWorkerCommand(CLI::App& app);
 
 } // namespace horde

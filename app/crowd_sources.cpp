@@ -43,7 +43,7 @@ std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<
     for (const CrowdModelArg& m : models) {
         std::vector<ModelInput> found;
         if (std::filesystem::is_directory(m.model)) {
-            found = animatedModels(m.model, FolderJobs{});
+            found = animatedModels(m.model, FolderJobs{}, shared);
             if (found.empty()) return {};
         } else {
             found.push_back(shared);

@@ -12,20 +12,24 @@
 
 namespace horde {
 
-int runInfoFolder(const std::string& dir, bool json, const FolderJobs& jobs);
-int runConvertFolder(const std::string& dir, const std::string& to, const std::string& out,
+// `folder.model` names the folder; its --search-path and --materials complete every model of it
+// (folder_input.h).
+int runInfoFolder(const ModelInput& folder, bool json, const FolderJobs& jobs);
+int runConvertFolder(const ModelInput& folder, const std::string& to, const std::string& out,
                      const FolderJobs& jobs);
 
 struct ValidateFolderArgs {
-    std::string source, converted, report;
+    ModelInput source; // the source folder, with the search paths and material files given
+    std::string converted, report;
     std::vector<std::string> merge;       // shard report folders to join instead of validating
     std::vector<std::string> passThrough; // options every per-model validate gets (device, thresholds)
     FolderJobs jobs;
 };
 int runValidateFolder(const ValidateFolderArgs& args);
 
-// The animated models of a folder, each with its pairs, for a crowd; empty (with the reason
-// printed) when it has none.
-std::vector<ModelInput> animatedModels(const std::string& dir, const FolderJobs& jobs);
+// The animated models of a folder, each with its pairs and `given`'s search paths and material
+// files, for a crowd; empty (with the reason printed) when it has none.
+std::vector<ModelInput> animatedModels(const std::string& dir, const FolderJobs& jobs,
+                                       const ModelInput& given);
 
 } // namespace horde

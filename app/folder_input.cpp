@@ -4,7 +4,8 @@
 
 namespace horde {
 
-ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index) {
+ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index,
+                    const ModelInput& given) {
     const FolderFile& f = folder.files[index];
     const FilePairs& p = pairs[index];
     ModelInput input;
@@ -12,12 +13,16 @@ ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, s
     if (p.skeleton >= 0) input.skeleton = folder.files[size_t(p.skeleton)].path.string();
     for (size_t a : p.anims)
         input.anims.push_back(folder.files[a].path.string());
-    for (size_t s : p.supermodels) {
-        std::string dir = folder.files[s].path.parent_path().string();
-        if (folder.files[s].path.parent_path() != f.path.parent_path() &&
-            std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
+    auto search = [&](const std::string& dir) {
+        if (std::find(input.searchPaths.begin(), input.searchPaths.end(), dir) == input.searchPaths.end())
             input.searchPaths.push_back(dir);
-    }
+    };
+    for (size_t s : p.supermodels)
+        if (folder.files[s].path.parent_path() != f.path.parent_path())
+            search(folder.files[s].path.parent_path().string());
+    for (const std::string& dir : given.searchPaths)
+        search(dir);
+    input.materials = given.materials;
     return input;
 }
 

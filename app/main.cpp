@@ -12,10 +12,18 @@ int main(int argc, char** argv) {
     CLI::App app{"horde: crowds of skinned monsters on Vulkan, and loaders for legacy game formats"};
     app.require_subcommand(1);
     std::vector<horde::Command> commands;
-    for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
-                      horde::addConvertCommand, horde::addValidateCommand})
+    for (auto add :
+         {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
+          horde::addConvertCommand, horde::addValidateCommand, horde::addValidateWorkerCommand})
         commands.push_back(add(app));
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // CLI11 prints its message (or the help asked for); its own codes (105, 106, ...) are
+        // not the documented ones, so every usage error leaves with kExitUsage.
+        const int code = app.exit(e);
+        return code == int(CLI::ExitCodes::Success) ? horde::kExitOk : horde::kExitUsage;
+    }
     try {
         for (horde::Command& command : commands)
             if (command.cli->parsed()) return command.run();

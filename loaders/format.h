@@ -37,10 +37,14 @@ struct LoadOptions {
 };
 
 // The files a writer put beside the one it was given: loading that file with this skeleton and
-// these animation files gives the model back whole. Empty for formats of one file.
+// these animation files gives the model back whole (but what `warnings` names). Empty for
+// formats of one file.
 struct Companions {
     std::filesystem::path skeleton;
     std::vector<std::filesystem::path> anims;
+    // What the written files hold differently from the model, each named (docs/formats/<id>.md
+    // says why the format cannot hold it); empty when they hold it whole.
+    std::vector<std::string> warnings;
 };
 
 // What a file of a folder is (survey.h). model: draws on its own (Grimrock .model, NWN .mdl,

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/file.h"
+#include "survey.h"
 #include "texture/texture.h"
 
 namespace horde {
@@ -35,6 +36,16 @@ const Format* detect(const std::filesystem::path& path, std::span<const std::byt
     return nullptr;
 }
 
+// A material a submesh names that nothing horde read defines (a Grimrock name no Lua file read
+// defines, a SWTOR material file horde does not read) is drawn as the missing-texture checker:
+// say so. An empty name is no material at all, drawn in its palette colour.
+void warnUndefinedMaterials(Model& model) {
+    for (const Material& m : model.materials)
+        if (!m.defined)
+            model.warnings.push_back("material '" + m.name +
+                                     "' is defined nowhere horde read: drawn as the missing-texture checker");
+}
+
 Status bindAnimations(Model& model, const LoadOptions& options) {
     for (const std::filesystem::path& anim : options.anims) {
         Result<MappedFile> file = MappedFile::open(anim);
@@ -57,7 +68,13 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     Result<MappedFile> file = MappedFile::open(path);
     if (!file) return file.error();
     const Format* format = detect(path, file->bytes());
-    if (!format) return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    if (!format) {
+        // A file whose extension a format claims is a broken file of that format: say which.
+        if (const Format* claimed = claimOf(path).format)
+            return Error{path.string() + ": offset 0 (0x0): magic: not a " + claimed->description +
+                         " file (its bytes hold no header the format starts with)"};
+        return Error{path.string() + ": not a format horde reads (no known magic or extension)"};
+    }
     Result<Model> model = format->readModel(path, file->bytes(), options, allocator);
     if (!model) return model.error();
     if (Status st = bindAnimations(*model, options); !st) return st.error();
@@ -65,6 +82,7 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     HeapTextureAllocator heap;
     TextureLibrary own(heap);
     resolveTextures(*model, path, options, format->textureSubstitutes, options.textures ? *options.textures : own);
+    warnUndefinedMaterials(*model);
     for (Mesh& mesh : model->meshes) mesh.storage->commit();
     return model;
 }

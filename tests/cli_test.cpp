@@ -205,6 +205,27 @@ TEST(Cli, BadInputExitsWithItsOwnCode) {
     EXPECT_NE(runCli("info").code, 0);
 }
 
+// Usage errors leave with the documented 1 (CLI11's own codes are 105 to 114) and CLI11's
+// message; asking for help is not an error.
+TEST(Cli, UsageErrorsExitOneWithCli11sMessage) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"info", "model is required"},                         // CLI11: RequiredError, 106
+        {"info monster --no-such-option", "was not expected"}, // ExtrasError, 109
+        {"info monster --jobs 0", "--jobs"},                   // ValidationError, 105
+        {"validate monster monster --pixel-tolerance 300", "--pixel-tolerance"},
+        {"info monster --shard 5/4", "--shard takes I/N"},
+        {"", "A subcommand is required"}, // RequiredError, 106
+    };
+    for (auto [args, message] : cases) {
+        CliRun r = runCli(args, true);
+        EXPECT_EQ(r.code, 1) << args << ": " << r.out;
+        EXPECT_NE(r.out.find(message), std::string::npos) << args << ": " << r.out;
+    }
+    CliRun help = runCli("info --help", true);
+    EXPECT_EQ(help.code, 0);
+    EXPECT_NE(help.out.find("--search-path"), std::string::npos) << help.out;
+}
+
 TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
     horde::test::TempDir dir("horde_cli");
     auto gpuPath = (dir.path / "gpu.json"), cpuPath = (dir.path / "cpu.json");

@@ -17,6 +17,7 @@
 #include "core/png.h"
 #include "loader.h"
 #include "monster.h"
+#include "support/glb.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -201,9 +202,12 @@ TEST_F(Folder, InfoTextListsAnimationsUnderTheirModelAndSums) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.out.find("model      grimrock/models/beast.model  grimrock: " + std::to_string(nodes) +
                          " nodes, 1 mesh, " + std::to_string(vertices) +
-                         " vertices, 2 clips\n"
+                         " vertices, 2 clips, 4 load warnings (--json lists them)\n"
                          "  animation  grimrock/animations/beast_attack.animation\n"
-                         "  animation  grimrock/animations/beast_walk.animation\n"),
+                         "  animation  grimrock/animations/beast_walk.animation\n"
+                         "  undefined  material 'hide' (drawn as the missing-texture checker)\n"
+                         "  undefined  material 'legs' (drawn as the missing-texture checker)\n"
+                         "  undefined  material 'bone' (drawn as the missing-texture checker)\n"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("warning    grimrock/animations/other_walk.animation: fits no model"),
@@ -420,6 +424,97 @@ TEST_F(Folder, CompanionsBelongToTheModelTheyFollow) {
     EXPECT_EQ(shared.code, 2);
     EXPECT_NE(shared.out.find("monster: --skeleton and --anim need a model file"), std::string::npos)
         << shared.out;
+}
+
+// A Grimrock mod as the game holds it: models under mod_assets/models, the materials in a Lua
+// script under mod_assets/scripts naming textures by their path from the mod's root. The folder
+// commands take --search-path (the root, mod_assets or any folder inside) and --materials as the
+// single-file ones do: the texture is found, embedded by convert and compared by validate; what is
+// still missing is a warning in the manifest and the summary. (They ignored both before: 0 images.)
+TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
+    horde::test::TempDir dir("horde_folder_mod");
+    const fs::path mod = dir.path / "mod", assets = mod / "mod_assets";
+    horde::HeapMeshAllocator allocator;
+    horde::Model monster = horde::buildMonster(allocator);
+    monster.clips.resize(1);
+    writeModel(monster, "grimrock", assets / "models/beast.model");
+    write(assets / "scripts/materials.lua",
+          "defineMaterial{\n  name = \"hide\",\n  diffuseMap = \"mod_assets/textures/hide_dif.tga\",\n}\n"
+          "defineMaterial{\n  name = \"legs\",\n  diffuseMap = \"mod_assets/textures/legs_dif.tga\",\n}\n");
+    // A 2 x 3 true-colour TGA (image type 2, 24 bits), rows bottom-up; legs_dif is not there.
+    std::string tga(18, '\0');
+    tga[2] = 2;
+    tga[12] = 2;
+    tga[14] = 3;
+    tga[16] = 24;
+    tga += std::string(2 * 3 * 3, '\x50');
+    write(assets / "textures/hide_dif.tga", tga);
+
+    auto beast = [](const CliRun& r) {
+        json found;
+        for (const json& record : json::parse(r.out))
+            if (record["path"] == "models/beast.model") found = record;
+        return found;
+    };
+    const json bare = beast(runCli("info " + assets.string() + " --json"));
+    EXPECT_EQ(bare["undefined_materials"], json::array({"hide", "legs", "bone"})) << bare.dump();
+    for (const std::string& options : {" --search-path " + assets.string(), " --search-path " + mod.string(),
+                                       " --materials " + (assets / "scripts/materials.lua").string() +
+                                           " --search-path " + (assets / "textures").string()}) {
+        const json r = beast(runCli("info " + assets.string() + " --json" + options));
+        EXPECT_EQ(r["undefined_materials"], json::array({"bone"})) << options;
+        EXPECT_EQ(r["missing_textures"], json::parse(R"([{"path": "mod_assets/textures/legs_dif.tga",
+                                                          "material": "legs", "slot": "base"}])"))
+            << options;
+    }
+
+    const fs::path out = dir.path / "out", lost = dir.path / "lost";
+    CliRun converted = runCli("convert " + assets.string() + " --to gltf --out " + out.string() +
+                              " --search-path " + assets.string());
+    EXPECT_EQ(converted.code, 0) << converted.out;
+    EXPECT_NE(
+        converted.out.find("1 models converted to gltf, 0 failed, 1 with warnings (1 texture reference not "
+                           "found, in 1 model)"),
+        std::string::npos)
+        << converted.out;
+    const json manifest = json::parse(read(out / "manifest.json"));
+    const std::string warnings = manifest["models"][0]["warnings"].dump();
+    EXPECT_NE(warnings.find("legs_dif.tga' not found"), std::string::npos) << warnings;
+    EXPECT_NE(warnings.find("material 'bone' is defined nowhere horde read"), std::string::npos) << warnings;
+    EXPECT_EQ(horde::test::Glb::read(out / "models/beast.glb").doc["images"].size(), 1u);
+    ASSERT_EQ(runCli("convert " + assets.string() + " --to gltf --out " + lost.string()).code, 0);
+    EXPECT_FALSE(horde::test::Glb::read(lost / "models/beast.glb").doc.contains("images"));
+
+    // validate with the same search path: the kept texture passes, the lost one fails.
+    const std::string options = " --width 64 --height 48 --times 0.3 --search-path " + assets.string();
+    CliRun kept = runCli("validate " + assets.string() + " " + out.string() + " --report " +
+                         (dir.path / "kept").string() + options);
+    EXPECT_EQ(kept.code, 0) << kept.out;
+    EXPECT_NE(read(dir.path / "kept/models/models/beast.model/log.txt")
+                  .find("textures       pass  1 texture compared"),
+              std::string::npos);
+    // Not on a terminal, each finished model is a line of its own (a CI log shows the run moving).
+    const CliRun logged =
+        horde::test::shell(std::string(HORDE_CLI) + " validate " + assets.string() + " " + out.string() +
+                           " --report " + (dir.path / "logged").string() + options);
+    EXPECT_NE(logged.out.find("[1/1] pass   models/beast.model  "), std::string::npos) << logged.out;
+    EXPECT_NE(logged.out.find(" s  worst: "), std::string::npos) << logged.out;
+    CliRun failed = runCli("validate " + assets.string() + " " + lost.string() + " --report " +
+                           (dir.path / "lost_report").string() + options);
+    EXPECT_EQ(failed.code, 4) << failed.out;
+    const json row = json::parse(read(dir.path / "lost_report/report.json"))["models"][0];
+    EXPECT_EQ(row["failed_checks"], json::array({"textures"})) << row.dump();
+
+    // A crowd of the folder reads the same definitions.
+    const std::string crowd =
+        " --headless --count 2 --frames 1 --width 64 --height 48 --out " + (dir.path / "crowd.png").string();
+    CliRun without = runCli("crowd --model " + assets.string() + crowd);
+    EXPECT_NE(without.out.find("material 'hide' is defined nowhere horde read"), std::string::npos)
+        << without.out;
+    CliRun with = runCli("crowd --model " + assets.string() + " --search-path " + assets.string() + crowd);
+    EXPECT_EQ(with.code, 0) << with.out;
+    EXPECT_EQ(with.out.find("material 'hide' is defined nowhere horde read"), std::string::npos) << with.out;
+    EXPECT_NE(with.out.find("material 'bone' is defined nowhere horde read"), std::string::npos) << with.out;
 }
 
 } // namespace

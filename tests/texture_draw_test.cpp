@@ -217,6 +217,30 @@ TEST_F(TextureDrawTest, MissingTextureDrawsTheMagentaChecker) {
         }
 }
 
+// A submesh naming a material the model does not define (a Grimrock name no Lua file read
+// defines) draws the same marked checker, untinted; with textures off it takes its palette colour
+// like any material that says nothing; an empty name is no material and keeps the palette.
+TEST_F(TextureDrawTest, AnUndefinedMaterialDrawsTheMagentaChecker) {
+    GpuMeshAllocator allocator(device());
+    Material nowhere{.name = "nowhere", .defined = false};
+    Model model = quadModel(allocator, {nowhere});
+    Image8 image = render(model);
+    for (uint32_t y = 4; y < kSize; y += 8)
+        for (uint32_t x = 4; x < kSize; x += 8) {
+            const bool magenta = ((x / 8) + (y / 8)) % 2 == 0;
+            expectPixel(image, x, y, magenta ? lit({255, 0, 255, 255}) : lit({0, 0, 0, 255}));
+        }
+    Image8 flat = render(model, false, false);
+    const uint8_t* centre = &flat.rgba[(32 * kSize + 32) * 4];
+    EXPECT_FALSE(centre[0] > 200 && centre[1] < 30 && centre[2] > 200) << "no checker with textures off";
+    EXPECT_NE(int(centre[2]), kBackground[2]);
+
+    model.meshes[0].submeshes[0].material.clear();
+    Image8 unnamed = render(model);
+    EXPECT_EQ(std::memcmp(&unnamed.rgba[(4 * kSize + 4) * 4], &unnamed.rgba[(12 * kSize + 4) * 4], 3), 0)
+        << "one flat colour, no checker";
+}
+
 TEST_F(TextureDrawTest, MaterialWithoutTextureIsItsBaseColour) {
     GpuMeshAllocator allocator(device());
     Material plain;

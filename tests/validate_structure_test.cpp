@@ -94,5 +94,31 @@ TEST(ValidateHierarchy, AnAddedRootIsADifferenceAnywhereElse) {
     }
 }
 
+// Names may repeat (NWN's c_mindflayer hangs a skin mesh named 'head' from a dummy named 'head'):
+// nodes pair by where they hang, so the same tree passes whatever order B lists it in, and a
+// node of a repeated name hung elsewhere fails, named with both parents.
+TEST(ValidateHierarchy, RepeatedNamesPairByTheirPlaceInTheTree) {
+    auto tree = [](std::vector<std::pair<std::string, int32_t>> nodes) {
+        Model m;
+        for (auto& [name, parent] : nodes)
+            m.nodes.push_back({.name = name, .parent = parent});
+        return m;
+    };
+    const Model a = tree({{"root", -1}, {"head", 0}, {"head", 1}, {"jaw", 2}});
+    // B holds the same tree with a sibling listed between (parents still first).
+    const Model same = tree({{"root", -1}, {"head", 0}, {"tail", 0}, {"head", 1}, {"jaw", 3}});
+    const Model withTail = tree({{"root", -1}, {"head", 0}, {"head", 1}, {"jaw", 2}, {"tail", 0}});
+    Check pass = compareStructure(withTail, same, "a", "b")[0];
+    EXPECT_TRUE(pass.passed) << pass.detail;
+    EXPECT_EQ(pass.detail,
+              "5 nodes, same names and parents (2 nodes share a name with another: told apart by where "
+              "they hang)");
+
+    const Model moved = tree({{"root", -1}, {"head", 0}, {"head", 0}, {"jaw", 2}});
+    Check wrong = compareStructure(a, moved, "a", "b")[0];
+    EXPECT_FALSE(wrong.passed);
+    EXPECT_EQ(wrong.detail, "node 'head' has parent 'head' vs 'root'");
+}
+
 } // namespace
 } // namespace horde

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include <stb/stb_image.h>
@@ -19,6 +20,7 @@ nlohmann::json ModelRow::json() const {
             {"max_position_error", figure(maxPositionError)},
             {"differing_pixels_percent", figure(differingPixels)},
             {"worst", std::isfinite(worst) ? nlohmann::json(worst) : nlohmann::json(nullptr)},
+            {"worst_figure", worstFigure},
             {"failed_checks", failedChecks},
             {"report", report},
             {"thumbnails", {thumbnailA, thumbnailB}},
@@ -36,6 +38,7 @@ ModelRow ModelRow::fromJson(const nlohmann::json& j) {
     r.maxPositionError = figure("max_position_error");
     r.differingPixels = figure("differing_pixels_percent");
     r.worst = j.contains("worst") && j["worst"].is_number() ? j["worst"].get<double>() : INFINITY;
+    r.worstFigure = j.value("worst_figure", "");
     if (j.contains("failed_checks")) r.failedChecks = j["failed_checks"].get<std::vector<std::string>>();
     r.report = j.value("report", "");
     if (j.contains("thumbnails") && j["thumbnails"].size() == 2) {
@@ -64,6 +67,29 @@ nlohmann::json FolderReport::json() const {
             {"models", models}};
 }
 
+namespace {
+std::string figure(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g", v);
+    return buffer;
+}
+
+// The worst figure of a model's report against its own threshold, and what it was.
+struct Worst {
+    double over = 0.0; // the figure over its threshold: 1 is at the limit
+    std::string what;
+    void offer(double value, double limit, const std::string& text) {
+        if (value < 0.0) return;
+        const double ratio = limit > 0.0 ? value / limit : (value > 0.0 ? INFINITY : 0.0);
+        if (ratio > over || what.empty()) over = ratio, what = text;
+    }
+};
+
+void addOnce(std::vector<std::string>& names, const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+}
+} // namespace
+
 void readModelReport(const std::filesystem::path& reportJson, ModelRow& row) {
     std::ifstream in(reportJson);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
@@ -71,23 +97,67 @@ void readModelReport(const std::filesystem::path& reportJson, ModelRow& row) {
     const nlohmann::json thresholds = j.value("thresholds", nlohmann::json::object());
     const double maxPosition = thresholds.value("max_position_error", 0.0);
     const double maxPixels = thresholds.value("max_differing_pixels", 0.0);
+    Worst worst;
+    bool beyondFigures = false; // a failed check that has no figure, or poses that could not be compared
     if (j.contains("checks"))
         for (const nlohmann::json& c : j["checks"])
-            if (!c.value("passed", true)) row.failedChecks.push_back(c.value("name", ""));
-    bool incomparable = false;
+            if (!c.value("passed", true)) {
+                addOnce(row.failedChecks, c.value("name", ""));
+                beyondFigures = true;
+            }
+    if (j.contains("attributes"))
+        for (const nlohmann::json& a : j["attributes"]) {
+            const std::string name = a.value("name", "");
+            const std::string unit = a.value("unit", "");
+            const double max = a.value("max", 0.0), tolerance = a.value("tolerance", 0.0);
+            if (!a.value("passed", true)) {
+                addOnce(row.failedChecks, name);
+                // Failing within its tolerance: what fails has no figure (a dropped set, flipped signs).
+                if (!(max > tolerance)) beyondFigures = true;
+            }
+            worst.offer(max, tolerance,
+                        name + " " + figure(max) + (unit.empty() ? "" : " " + unit) + " (tolerance " +
+                            figure(tolerance) + ")");
+        }
     if (j.contains("poses"))
         for (const nlohmann::json& p : j["poses"]) {
-            if (p.value("comparable", false))
-                row.maxPositionError = std::max(row.maxPositionError, p.value("max_position_error", 0.0));
-            else
-                incomparable = true;
-            row.differingPixels = std::max(row.differingPixels, p.value("differing_pixels_percent", 0.0));
+            const std::string label = p.value("label", "");
+            const double pixels = p.value("differing_pixels_percent", 0.0);
+            if (p.value("comparable", false)) {
+                const double position = p.value("max_position_error", 0.0);
+                row.maxPositionError = std::max(row.maxPositionError, position);
+                worst.offer(position, maxPosition,
+                            "position error " + figure(position) + " of the radius (threshold " +
+                                figure(maxPosition) + ") at " + label);
+                if (position > maxPosition) addOnce(row.failedChecks, "positions");
+            } else {
+                addOnce(row.failedChecks, "positions not comparable");
+                beyondFigures = true;
+            }
+            row.differingPixels = std::max(row.differingPixels, pixels);
+            worst.offer(pixels, maxPixels,
+                        "shaded pixels " + figure(pixels) + "% (threshold " + figure(maxPixels) + "%) at " +
+                            label);
+            if (pixels > maxPixels) addOnce(row.failedChecks, "shaded pixels");
+            if (p.contains("views"))
+                for (const auto& [view, v] : p["views"].items()) {
+                    const double share = v.value("differing_pixels_percent", 0.0);
+                    worst.offer(share, maxPixels,
+                                view + " view pixels " + figure(share) + "% (threshold " + figure(maxPixels) +
+                                    "%) at " + label);
+                    if (share > maxPixels) addOnce(row.failedChecks, view + " view pixels");
+                }
         }
-    auto over = [](double v, double limit) {
-        return v < 0.0 ? 0.0 : limit > 0.0 ? v / limit : (v > 0.0 ? INFINITY : 0.0);
-    };
-    row.worst = std::max(over(row.maxPositionError, maxPosition), over(row.differingPixels, maxPixels));
-    if (incomparable || !row.failedChecks.empty()) row.worst = std::max(row.worst, 1e6); // past any figure
+    row.worst = worst.over;
+    row.worstFigure = worst.what;
+    // A failed check without a figure sorts past any figure, named as what failed.
+    if (beyondFigures && row.worst < 1e6) {
+        row.worst = 1e6;
+        std::string checks;
+        for (const std::string& c : row.failedChecks)
+            checks += (checks.empty() ? "" : ", ") + c;
+        row.worstFigure = "failed: " + checks;
+    }
 }
 
 Status writeThumbnail(const std::filesystem::path& png, const std::filesystem::path& thumbnail,
@@ -198,11 +268,12 @@ std::string html(const FolderReport& r) {
                                      : "<a href=\"" + href(row.report) + "\">" + htmlEscape(row.source) + "</a>";
         h += "<tr data-status=" + row.status + " data-name=\"" + htmlEscape(row.source) +
              "\" data-worst=" + (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name +
-             "</td><td class=" + row.status + ">" + row.status + "</td><td class=renders>" + thumbs + "</td><td>" +
-             number(row.maxPositionError) + "</td><td>" +
+             "</td><td class=" + row.status + ">" + row.status + "</td><td class=renders>" + thumbs +
+             "</td><td>" + number(row.maxPositionError) + "</td><td>" +
              (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") + "</td><td>" +
-             (std::isfinite(row.worst) ? number(row.worst) : "&infin;") + "</td><td class=detail>" + checks +
-             "</td></tr>\n";
+             (std::isfinite(row.worst) ? number(row.worst) : "&infin;") +
+             (row.worstFigure.empty() ? "" : "<br><small>" + htmlEscape(row.worstFigure) + "</small>") +
+             "</td><td class=detail>" + checks + "</td></tr>\n";
     }
     h += "</tbody></table>\n";
     h += kScript;

@@ -17,7 +17,8 @@ struct ModelRow {
     std::string status;                                     // "pass", "fail" or "error"
     double maxPositionError = -1.0, differingPixels = -1.0; // worst over the poses; -1: none measured
     double worst = 0.0; // the worst figure over its threshold (1 = at the limit); errors sort first
-    std::vector<std::string> failedChecks;
+    std::string worstFigure;               // that figure in words, with its threshold and pose
+    std::vector<std::string> failedChecks; // checks, attributes and pose figures that failed
     std::string report;                 // the model's own index.html, relative to the folder report
     std::string thumbnailA, thumbnailB; // relative to the folder report; empty when not rendered
     std::string error;
@@ -34,7 +35,9 @@ struct FolderReport {
     nlohmann::json json() const;
 };
 
-// Reads a model's report.json (the per-model validate's) into the row's figures.
+// Reads a model's report.json (the per-model validate's) into the row's figures: every check,
+// attribute and pose figure that failed, and the worst figure of all against its threshold (a
+// failed check without a figure counts as 1e6, past any figure).
 void readModelReport(const std::filesystem::path& reportJson, ModelRow& row);
 
 // A small copy of a PNG render (box-filtered to `width` pixels across) for the table.

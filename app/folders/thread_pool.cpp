@@ -12,16 +12,20 @@
 namespace horde {
 
 namespace {
-// One line for every worker: how many are done, of how many, and the last one finished.
+// On a terminal, one line for every worker: how many are done, of how many, and the last one
+// finished. Elsewhere a line per finished item, which a log keeps.
 class Progress {
   public:
-    explicit Progress(size_t total) : total_(total), draw_(isatty(STDERR_FILENO) && total > 1) {}
+    Progress(size_t total, Lines lines)
+        : total_(total), draw_(isatty(STDERR_FILENO) && total > 1),
+          log_(!isatty(STDERR_FILENO) && lines == Lines::EachItem) {}
     ~Progress() {
         if (draw_) std::fprintf(stderr, "\r\033[K");
     }
     void finished(const std::string& name) {
         std::lock_guard lock(mutex_);
         ++done_;
+        if (log_ && !name.empty()) std::fprintf(stderr, "[%zu/%zu] %s\n", done_, total_, name.c_str());
         if (!draw_) return;
         constexpr size_t kWidth = 30;
         size_t filled = done_ * kWidth / total_;
@@ -33,18 +37,18 @@ class Progress {
   private:
     std::mutex mutex_;
     size_t total_, done_ = 0;
-    bool draw_;
+    bool draw_, log_;
 };
 } // namespace
 
 void parallelFor(size_t count, unsigned threads, const std::function<void(size_t)>& work,
-                 const std::function<std::string(size_t)>& name) {
-    Progress progress(count);
+                 const std::function<std::string(size_t)>& done, Lines lines) {
+    Progress progress(count, lines);
     std::atomic<size_t> next{0};
     auto worker = [&] {
         for (size_t i = next++; i < count; i = next++) {
             work(i);
-            progress.finished(name(i));
+            progress.finished(done(i));
         }
     };
     const size_t workers = std::min<size_t>(std::max(1u, threads), count);

@@ -114,22 +114,42 @@ AttributeFigure uvSet(const Model& a, const Model& b, const std::vector<MeshMatc
     return f;
 }
 
+// A direction a file may hold where it has none: zero or not finite (Grimrock's null.model is all
+// zeros). A writer that needs one (glTF asks for unit normals) must put something else there.
+bool isDirection(glm::dvec3 d) {
+    const double length = glm::length(d);
+    return std::isfinite(length) && length > 1e-12;
+}
+
+std::string repairNote(size_t repaired, const char* what) {
+    return std::to_string(repaired) + " vertices of A have no valid " + what +
+           " (zero or not finite): B's writer gave them one of its own; a repair, not compared";
+}
+
 AttributeFigure normals(const std::vector<MeshMatch>& matches, const std::vector<PosedMesh>& bindA,
                         const std::vector<PosedMesh>& bindB, double tolerance) {
     Accumulator acc("normals", "degrees", tolerance);
+    size_t repaired = 0;
     for (size_t m = 0; m < matches.size(); ++m)
-        for (auto [i, j] : vertexPairs(matches[m]))
+        for (auto [i, j] : vertexPairs(matches[m])) {
+            if (!isDirection(bindA[m].normals[i])) {
+                ++repaired;
+                continue;
+            }
             acc.add(degreesBetween(bindA[m].normals[i], bindB[m].normals[j]));
+        }
     AttributeFigure f = acc.done();
+    f.repaired = repaired;
+    if (repaired) f.detail = repairNote(repaired, "normal");
     if (f.over)
-        f.detail =
-            std::to_string(f.over) + " vertices' normals differ, by up to " + number(f.max) + " degrees";
+        f.detail += (f.detail.empty() ? "" : "; ") + std::to_string(f.over) +
+                    " vertices' normals differ, by up to " + number(f.max) + " degrees";
     return f;
 }
 
-// Tangents in the bind pose, in the common frame: directions turned by each vertex's blended
-// bind matrix and the file's axes; the handedness sign flips where those mirror.
-std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
+// Each vertex's blended bind matrix turned into the common frame: what takes a direction of
+// the mesh's own space there in the bind pose.
+std::vector<glm::dmat3> bindTurns(const Model& model, size_t meshIndex) {
     const Mesh& mesh = model.meshes[meshIndex];
     std::vector<glm::dmat4> locals(model.nodes.size()), models(model.nodes.size()), palette;
     sampleLocals(model, nullptr, 0.0, locals);
@@ -137,7 +157,7 @@ std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
     meshPalette(model, mesh, models, palette);
     glm::dmat3 turn = glm::dmat3(axesToWorld(model.axes));
     const MeshArrays& arr = mesh.arrays();
-    std::vector<glm::dvec4> out(mesh.vertexCount());
+    std::vector<glm::dmat3> out(mesh.vertexCount());
     for (size_t v = 0; v < out.size(); ++v) {
         glm::dmat3 m(0.0);
         if (mesh.skinned()) {
@@ -147,9 +167,21 @@ std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
         } else {
             m = glm::dmat3(palette[0]);
         }
-        glm::dmat3 full = turn * m;
+        out[v] = turn * m;
+    }
+    return out;
+}
+
+// Tangents in the bind pose, in the common frame: directions turned by each vertex's blended
+// bind matrix and the file's axes; the handedness sign flips where those mirror.
+std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
+    const MeshArrays& arr = model.meshes[meshIndex].arrays();
+    const std::vector<glm::dmat3> turns = bindTurns(model, meshIndex);
+    std::vector<glm::dvec4> out(turns.size());
+    for (size_t v = 0; v < out.size(); ++v) {
         double sign = arr.tangents[v].w < 0.0f ? -1.0 : 1.0;
-        out[v] = glm::dvec4(full * glm::dvec3(arr.tangents[v]), glm::determinant(full) < 0.0 ? -sign : sign);
+        out[v] = glm::dvec4(turns[v] * glm::dvec3(arr.tangents[v]),
+                            glm::determinant(turns[v]) < 0.0 ? -sign : sign);
     }
     return out;
 }
@@ -157,7 +189,7 @@ std::vector<glm::dvec4> metresTangents(const Model& model, size_t meshIndex) {
 AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshMatch>& matches,
                          double tolerance) {
     Accumulator acc("tangents", "degrees", tolerance);
-    size_t signs = 0;
+    size_t signs = 0, repaired = 0;
     std::vector<std::string> missing;
     for (size_t m = 0; m < matches.size(); ++m) {
         bool inA = a.meshes[m].layout().tangents, inB = b.meshes[m].layout().tangents;
@@ -166,11 +198,17 @@ AttributeFigure tangents(const Model& a, const Model& b, const std::vector<MeshM
         if (!inA || !inB) continue;
         std::vector<glm::dvec4> ta = metresTangents(a, m), tb = metresTangents(b, m);
         for (auto [i, j] : vertexPairs(matches[m])) {
+            if (!isDirection(glm::dvec3(ta[i]))) {
+                ++repaired;
+                continue;
+            }
             acc.add(degreesBetween(glm::dvec3(ta[i]), glm::dvec3(tb[j])));
             signs += ta[i].w != tb[j].w;
         }
     }
     AttributeFigure f = acc.done();
+    f.repaired = repaired;
+    if (repaired) f.detail = repairNote(repaired, "tangent");
     for (const std::string& s : missing)
         f.detail += (f.detail.empty() ? "" : "; ") + s;
     if (f.over)
@@ -286,6 +324,29 @@ Check matching(const Model& a, const std::vector<MeshMatch>& matches, double tol
 }
 } // namespace
 
+size_t drawRepairedNormals(Model& a, const Model& b, const std::vector<MeshMatch>& matches) {
+    const std::vector<PosedMesh> bindB = metresPose(b, -1, 0.0);
+    size_t repaired = 0;
+    for (size_t m = 0; m < matches.size() && m < a.meshes.size(); ++m) {
+        Mesh& mesh = a.meshes[m];
+        MeshArrays& arr = mesh.arrays();
+        std::vector<glm::dmat3> turns;
+        size_t here = 0;
+        for (auto [i, j] : vertexPairs(matches[m])) {
+            if (isDirection(glm::dvec3(arr.normals[i]))) continue;
+            if (turns.empty()) turns = bindTurns(a, m);
+            // Back from the common frame: normals go by the inverse transpose, so back by the transpose.
+            const glm::dvec3 own = glm::transpose(turns[i]) * bindB[m].normals[j];
+            if (!isDirection(own)) continue;
+            arr.normals[i] = glm::vec3(glm::normalize(own));
+            ++here;
+        }
+        if (here) mesh.storage->commit(); // the GPU's copy too, where it is not the CPU's
+        repaired += here;
+    }
+    return repaired;
+}
+
 bool AttributeReport::passed() const {
     bool ok = matching.passed && materials.passed;
     for (const AttributeFigure& f : figures)
@@ -314,7 +375,9 @@ AttributeReport compareAttributes(const Model& a, const Model& b, const Attribut
     if (anyTangents) r.figures.push_back(tangents(a, b, matches, tolerances.tangentDegrees));
     if (anyColors) r.figures.push_back(colors(a, b, matches, tolerances.color));
     r.figures.push_back(weights(a, b, matches, tolerances.weight));
-    r.materials = compareMaterials(a, b, matches);
+    MaterialMatch materials = compareMaterials(a, b, matches);
+    r.materials = std::move(materials.check);
+    r.materialToB = std::move(materials.toB);
     return r;
 }
 

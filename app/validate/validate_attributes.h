@@ -4,6 +4,7 @@
 // handedness sign), vertex colours (per channel), skin influences (sets of joint name and weight)
 // and, per triangle, the material it belongs to (validate_materials.h). Each attribute gets a
 // max/RMS figure against its own tolerance.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,16 @@ struct AttributeFigure {
     double max = 0.0, rms = 0.0, tolerance = 0.0;
     size_t pairs = 0;   // vertex pairs compared
     size_t over = 0;    // pairs past the tolerance (tangents: or of the other handedness)
+    // Normals, tangents: pairs not compared because A's own is no direction (zero or not finite),
+    // which B's writer had to replace: a repair, reported with its count, not a difference.
+    size_t repaired = 0;
     std::string detail; // what differs, or why not compared
 };
 
 struct AttributeReport {
     Check matching;                       // how vertices were paired, and those that match nothing
     Check materials;                      // per triangle, by name or a one-to-one mapping
+    std::map<std::string, std::string> materialToB; // that mapping, A's name -> B's (validate_materials.h)
     std::vector<AttributeFigure> figures; // one per attribute either side carries
     std::vector<MeshMatch> matches;       // what the poses compare too
     bool passed() const;
@@ -40,5 +45,11 @@ struct AttributeReport {
 
 AttributeReport compareAttributes(const Model& a, const Model& b, const AttributeTolerances& tolerances,
                                   double positionTolerance);
+
+// For the pictures, after the comparison: each normal A holds as no direction takes the one B's
+// writer gave its matched vertex (turned back into A's mesh space), so the renders differ only
+// where the source's normals were valid, as the figures do (the repair is reported by them).
+// Returns how many normals it set; committed to the mesh's GPU copy.
+size_t drawRepairedNormals(Model& a, const Model& b, const std::vector<MeshMatch>& matches);
 
 } // namespace horde

@@ -15,6 +15,8 @@ struct ClipMatch {
 };
 
 // `only` (may be empty): compare just A's clip of that name, which the caller has checked exists.
+// A clip of A that keys nothing and is not in B is a mapping, not a failure: it poses as the bind
+// pose, and some formats cannot hold it.
 ClipMatch matchClips(const Model& a, const Model& b, const std::string& only, const std::string& bName);
 
 } // namespace horde

@@ -36,6 +36,47 @@ struct Findings {
     }
 };
 
+// Each node of A paired with the node of B at the same place in the tree: the roots (below B's
+// added root, if its format adds one), then, under each pair, children by name, in order among
+// children of one name. Names that repeat (an NWN dummy named after the skin mesh hanging from
+// it) are told apart by where they hang, so no node stands for another of its name.
+std::vector<int32_t> pairNodes(const Model& a, const Model& b, const AddedNodes& added) {
+    auto childrenOf = [](const Model& m, auto parentOf, auto keep) {
+        std::vector<std::vector<uint32_t>> children(m.nodes.size() + 1); // the last: the roots
+        for (uint32_t i = 0; i < m.nodes.size(); ++i)
+            if (keep(i)) {
+                const int32_t parent = parentOf(i);
+                children[parent < 0 ? m.nodes.size() : size_t(parent)].push_back(i);
+            }
+        return children;
+    };
+    const auto inA = childrenOf(
+        a, [&](uint32_t i) { return a.nodes[i].parent; }, [](uint32_t) { return true; });
+    const auto inB = childrenOf(
+        b,
+        [&](uint32_t i) {
+            const int32_t p = b.nodes[i].parent;
+            return p == added.root ? -1 : p;
+        },
+        [&](uint32_t i) { return !added.added[i]; });
+    std::vector<int32_t> bOf(a.nodes.size(), -1);
+    std::vector<bool> taken(b.nodes.size(), false);
+    std::vector<std::pair<size_t, size_t>> open{{a.nodes.size(), b.nodes.size()}}; // (A parent, B parent)
+    while (!open.empty()) {
+        const auto [pa, pb] = open.back();
+        open.pop_back();
+        for (uint32_t ca : inA[pa])
+            for (uint32_t cb : inB[pb])
+                if (!taken[cb] && b.nodes[cb].name == a.nodes[ca].name) {
+                    taken[cb] = true;
+                    bOf[ca] = int32_t(cb);
+                    open.emplace_back(ca, cb);
+                    break;
+                }
+    }
+    return bOf;
+}
+
 Check hierarchy(const Model& a, const Model& b) {
     Findings f;
     // What B's format adds (an NWN writer's root and mesh pieces, the EMI reader's mesh root) is a
@@ -45,23 +86,36 @@ Check hierarchy(const Model& a, const Model& b) {
         return n.parent < 0 || n.parent == added.root ? std::string("(root)")
                                                       : b.nodes[size_t(n.parent)].name;
     };
-    std::map<std::string, const Node*> byName;
     size_t bNodes = 0;
+    std::map<std::string, const Node*> firstByName;
     for (size_t i = 0; i < b.nodes.size(); ++i)
         if (!added.added[i]) {
-            byName.emplace(b.nodes[i].name, &b.nodes[i]);
+            firstByName.emplace(b.nodes[i].name, &b.nodes[i]);
             ++bNodes;
         }
     if (a.nodes.size() != bNodes) f.add(std::to_string(a.nodes.size()) + " nodes vs " + std::to_string(bNodes));
-    for (const Node& n : a.nodes) {
-        auto it = byName.find(n.name);
-        if (it == byName.end())
+    const std::vector<int32_t> bOf = pairNodes(a, b, added);
+    std::map<std::string, size_t> uses;
+    for (const Node& n : a.nodes)
+        ++uses[n.name];
+    size_t repeated = 0;
+    for (size_t i = 0; i < a.nodes.size(); ++i) {
+        const Node& n = a.nodes[i];
+        repeated += uses[n.name] > 1;
+        // A subtree that is not where A has it is reported at its top.
+        if (bOf[i] >= 0 || (n.parent >= 0 && bOf[size_t(n.parent)] < 0)) continue;
+        // Not where A has it: say where B has a node of that name, if anywhere.
+        auto it = firstByName.find(n.name);
+        if (it == firstByName.end())
             f.add("node '" + n.name + "' missing");
-        else if (parentName(a, n) != parentInB(*it->second))
-            f.add("node '" + n.name + "' has parent '" + parentName(a, n) + "' vs '" + parentInB(*it->second) +
-                  "'");
+        else
+            f.add("node '" + n.name + "' has parent '" + parentName(a, n) + "' vs '" +
+                  parentInB(*it->second) + "'");
     }
     std::string detail = std::to_string(a.nodes.size()) + " nodes, same names and parents";
+    if (repeated)
+        detail += " (" + std::to_string(repeated) +
+                  " nodes share a name with another: told apart by where they hang)";
     if (!added.note.empty()) detail += "; " + added.note;
     return f.check("hierarchy", detail);
 }
@@ -148,12 +202,6 @@ Check vertices(const Model& a, const Model& b) {
                                         std::to_string(a.meshes.size()) + " meshes" + differ);
 }
 
-std::vector<glm::dvec3> metresPositions(const Model& model, const PoseSpec& pose, bool first) {
-    std::vector<glm::dvec3> out;
-    for (const PosedMesh& mesh : metresPose(model, first ? pose.clipA : pose.clipB, pose.time))
-        out.insert(out.end(), mesh.positions.begin(), mesh.positions.end());
-    return out;
-}
 } // namespace
 
 std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
@@ -182,21 +230,20 @@ double metresRadius(const Model& model) {
     return double(toWorld(bindPoseBounds(model), glm::mat4(metresFrame(model.axes))).radius());
 }
 
-Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first) {
+Bounds posedBounds(const std::vector<PosedMesh>& posed) {
     Bounds b{glm::vec3(1e30f), glm::vec3(-1e30f)};
-    for (glm::dvec3 p : metresPositions(model, pose, first)) {
-        b.min = glm::min(b.min, glm::vec3(p));
-        b.max = glm::max(b.max, glm::vec3(p));
-    }
+    for (const PosedMesh& mesh : posed)
+        for (glm::dvec3 p : mesh.positions) {
+            b.min = glm::min(b.min, glm::vec3(p));
+            b.max = glm::max(b.max, glm::vec3(p));
+        }
     return b.min.x <= b.max.x ? b : Bounds{};
 }
 
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+PoseError comparePose(const std::vector<PosedMesh>& pa, const std::vector<PosedMesh>& pb, double radius,
                       const std::vector<MeshMatch>& matches) {
     PoseError e;
-    if (a.meshes.size() != b.meshes.size() || matches.size() != a.meshes.size()) return e;
-    std::vector<PosedMesh> pa = metresPose(a, pose.clipA, pose.time),
-                           pb = metresPose(b, pose.clipB, pose.time);
+    if (pa.size() != pb.size() || matches.size() != pa.size()) return e;
     e.comparable = true;
     double sum = 0.0;
     size_t pairs = 0;

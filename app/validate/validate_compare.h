@@ -42,11 +42,11 @@ glm::dmat4 metresFrame(const Axes& axes);
 std::vector<PosedMesh> metresPose(const Model& model, int clip, double time);
 // Radius of the model's bind pose in metres.
 double metresRadius(const Model& model);
-// Posed bounds in metres (the validate camera frames the source's).
-Bounds metresBounds(const Model& model, const PoseSpec& pose, bool first);
+// The bounds of posed meshes (the validate camera frames the source's pose).
+Bounds posedBounds(const std::vector<PosedMesh>& posed);
 
-// Over the matched vertex pairs of each mesh.
-PoseError comparePose(const Model& a, const Model& b, const PoseSpec& pose, double radius,
+// Over the matched vertex pairs of each mesh, A's and B's meshes posed alike (metresPose).
+PoseError comparePose(const std::vector<PosedMesh>& a, const std::vector<PosedMesh>& b, double radius,
                       const std::vector<MeshMatch>& matches);
 
 } // namespace horde

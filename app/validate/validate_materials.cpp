@@ -33,7 +33,7 @@ std::map<Triangle, std::string> triangleMaterials(const Mesh& mesh, const std::v
 
 } // namespace
 
-Check compareMaterials(const Model& a, const Model& b, const std::vector<MeshMatch>& matches) {
+MaterialMatch compareMaterials(const Model& a, const Model& b, const std::vector<MeshMatch>& matches) {
     std::map<std::pair<std::string, std::string>, size_t> pairs;
     std::set<std::string> namesA;
     size_t triangles = 0, unmatched = 0;
@@ -80,7 +80,38 @@ Check compareMaterials(const Model& a, const Model& b, const std::vector<MeshMat
     if (unmatched)
         c.detail += std::string(c.detail.empty() ? "" : "; ") + std::to_string(unmatched) + " of " +
                     std::to_string(triangles) + " triangles of A have no counterpart in B";
-    return c;
+    MaterialMatch out{c, {}};
+    if (oneToOne)
+        for (const auto& [from, to] : toB)
+            out.toB[from] = *to.begin();
+    return out;
+}
+
+void nameMaterialsAsA(const Model& a, Model& b, const std::map<std::string, std::string>& toB) {
+    std::map<std::string, std::string> toA;
+    for (const auto& [from, to] : toB)
+        toA[to] = from;
+    for (Mesh& mesh : b.meshes)
+        for (Submesh& s : mesh.submeshes)
+            if (auto it = toA.find(s.material); it != toA.end()) s.material = it->second;
+    for (Material& m : b.materials) {
+        auto it = toA.find(m.name);
+        if (it == toA.end()) continue;
+        m.name = it->second;
+        const int32_t inA = findMaterial(a, m.name);
+        if (inA < 0) continue;
+        const Material& source = a.materials[size_t(inA)];
+        if (!source.defined) m.defined = false;
+        // A base texture A names but could not find is drawn as the checker there; B, which
+        // cannot hold what its source lacked, is drawn so too. (A texture B has and A lacks is
+        // no such case: the texture check fails it.)
+        const TextureRef* want = source.find(TextureSlot::Base);
+        const TextureRef* have = m.find(TextureSlot::Base);
+        if (want && !want->texture && !(have && have->texture)) {
+            std::erase_if(m.textures, [](const TextureRef& t) { return t.slot == TextureSlot::Base; });
+            m.textures.push_back(*want);
+        }
+    }
 }
 
 } // namespace horde

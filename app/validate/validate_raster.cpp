@@ -92,14 +92,21 @@ Image8 rasterize(const Model& model, const std::vector<PosedMesh>& posed, const 
                       x1) ||
                 !span(std::min({s[0].y, s[1].y, s[2].y}), std::max({s[0].y, s[1].y, s[2].y}), height, y0, y1))
                 continue;
+            // Each barycentric weight is a plane over the screen, b = dx * x + dy * y + at0, set up
+            // once per triangle: a pixel costs two multiply-adds per weight, not a division.
+            float dx[3], dy[3], at0[3];
+            for (int k = 0; k < 3; ++k) {
+                const glm::vec2 e0 = s[(k + 1) % 3], e1 = s[(k + 2) % 3];
+                dx[k] = -(e1.y - e0.y) / area;
+                dy[k] = (e1.x - e0.x) / area;
+                at0[k] = (e0.x * (e1.y - e0.y) - e0.y * (e1.x - e0.x)) / area;
+            }
             for (int y = y0; y <= y1; ++y)
                 for (int x = x0; x <= x1; ++x) {
-                    glm::vec2 q(float(x) + 0.5f, float(y) + 0.5f);
+                    const float qx = float(x) + 0.5f, qy = float(y) + 0.5f;
                     float b[3];
-                    for (int k = 0; k < 3; ++k) {
-                        glm::vec2 e0 = s[(k + 1) % 3], e1 = s[(k + 2) % 3];
-                        b[k] = ((e1.x - e0.x) * (q.y - e0.y) - (q.x - e0.x) * (e1.y - e0.y)) / area;
-                    }
+                    for (int k = 0; k < 3; ++k)
+                        b[k] = dx[k] * qx + dy[k] * qy + at0[k];
                     if (b[0] < 0.0f || b[1] < 0.0f || b[2] < 0.0f) continue;
                     float zq = b[0] * z[0] + b[1] * z[1] + b[2] * z[2];
                     size_t at = size_t(y) * width + size_t(x);

@@ -39,7 +39,8 @@ nlohmann::json ValidateReport::json() const {
     nlohmann::json checksJson = nlohmann::json::array(), posesJson = nlohmann::json::array();
     for (const Check& c : checks)
         checksJson.push_back({{"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
-    for (const PoseResult& p : poses) {
+    for (size_t i = 0; i < poses.size(); ++i) {
+        const PoseResult& p = poses[i];
         nlohmann::json views = nlohmann::json::object();
         for (const ViewResult& v : p.views)
             views[viewName(v.view)] = {{"differing_pixels_percent", v.diff.differingPercent}};
@@ -50,6 +51,7 @@ nlohmann::json ValidateReport::json() const {
                              {"rms_position_error", p.error.rmsRelative},
                              {"differing_pixels_percent", p.diff.differingPercent},
                              {"views", views},
+                             {"images", imagesOf(i)},
                              {"passed", p.passed}});
     }
     nlohmann::json matchJson = nlohmann::json::array();
@@ -69,6 +71,7 @@ nlohmann::json ValidateReport::json() const {
                                   {"unit", f.unit},
                                   {"pairs", f.pairs},
                                   {"over", f.over},
+                                  {"repaired", f.repaired},
                                   {"detail", f.detail}});
     return {{"a", a},
             {"b", b},
@@ -137,8 +140,12 @@ std::string html(const ValidateReport& r) {
          "the origin magenta) and with normals as colours.</p>\n";
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
-        h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) +
-             "</h2>\n<img src=a_" + n + ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n +
+        h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) + "</h2>\n";
+        if (!r.imagesOf(i)) {
+            h += "<p>Passed; its pictures were not written (validate this model alone for them).</p>\n";
+            continue;
+        }
+        h += "<img src=a_" + n + ".png alt=A> <img src=b_" + n + ".png alt=B> <img src=diff_" + n +
              ".png alt=difference>\n";
         for (const ViewResult& v : r.poses[i].views) {
             std::string prefix = std::string(viewName(v.view)) + "_";
@@ -161,6 +168,7 @@ Status writeReport(const ValidateReport& r, const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir, ec);
     if (ec) return Error{dir.string() + ": cannot create: " + ec.message()};
     for (size_t i = 0; i < r.poses.size(); ++i) {
+        if (!r.imagesOf(i)) continue;
         std::string n = std::to_string(i);
         for (auto [name, image] : {std::pair{"a_", &r.poses[i].renderA}, std::pair{"b_", &r.poses[i].renderB},
                                    std::pair{"diff_", &r.poses[i].diff.image}})

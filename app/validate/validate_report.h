@@ -48,6 +48,10 @@ struct ValidateReport {
     double maxPositionError = 0.0, maxDifferingPixels = 0.0;
     int pixelTolerance = 0;
     bool passed = false;
+    // False: the report folder holds the pictures of the bind pose and of each pose that failed
+    // only (a folder's run writes hundreds of poses; their PNGs cost more than the comparison).
+    bool passingPoseImages = true;
+    bool imagesOf(size_t pose) const { return passingPoseImages || pose == 0 || !poses[pose].passed; }
 
     nlohmann::json json() const;
 };

@@ -70,6 +70,9 @@ struct Material {
     float alphaCutoff = 0.5f; // Mask: texels whose alpha is below it are discarded
     bool doubleSided = false;
     std::vector<TextureRef> textures; // at most one per slot
+    // False for a name a submesh gives that no file horde read defines (finalizeMeshes adds it):
+    // drawn as the missing-texture checker, and a load warning.
+    bool defined = true;
 
     const TextureRef* find(TextureSlot slot) const;
 };

@@ -67,7 +67,8 @@ void finalizeMeshes(Model& model) {
         }
         mesh.bounds = a.positions.empty() ? Bounds{} : b;
         for (const Submesh& s : mesh.submeshes)
-            if (!s.material.empty() && findMaterial(model, s.material) < 0) model.materials.push_back({.name = s.material});
+            if (!s.material.empty() && findMaterial(model, s.material) < 0)
+                model.materials.push_back({.name = s.material, .defined = false});
     }
 }
 

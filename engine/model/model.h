@@ -116,7 +116,8 @@ struct Model {
     std::vector<Skin> skins;
     std::vector<Mesh> meshes;
     std::vector<Clip> clips;
-    std::vector<Material> materials; // one per distinct submesh material name (finalizeMeshes adds any missing)
+    std::vector<Material>
+        materials; // one per distinct submesh material name (finalizeMeshes adds any missing, undefined)
     std::vector<Extra> extras;
     std::vector<std::string> warnings; // non-fatal findings worth telling the user
     Axes axes; // the file's own (model/axes.h)

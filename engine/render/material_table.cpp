@@ -34,16 +34,19 @@ Texture checker(const char* file, uint32_t size, uint32_t cell, const uint8_t (&
 
 // A material that keeps the default white and draws no texture (it names none, or textures are
 // off) is given a palette colour hashed from its name, so an untextured model's parts still read
-// apart; so is a slot whose name no Material holds (`material` null). With textures off a model
-// and its conversion that lost the textures then draw alike.
+// apart; so is a slot whose material nothing defines (Material::defined false, or no Material)
+// when textures are off. With textures off a model and its conversion that lost the textures then
+// draw alike. With textures on, a named slot that nothing defines draws the missing-texture
+// checker untinted: what it should look like is nowhere horde read.
 gpu::MaterialRecord materialRecord(const Material* material, const std::string& name, uint32_t texture,
                                    bool textures) {
     gpu::MaterialRecord r{};
     r.texture = texture;
     r.alphaCutoff = 0.5f;
+    const bool undefined = textures && (material ? !material->defined : !name.empty());
     const bool saysNothing = !material || (material->baseColor == glm::vec4(1.0f) &&
                                            (!textures || !material->find(TextureSlot::Base)));
-    r.baseColor = saysNothing ? paletteColor(name) : material->baseColor;
+    r.baseColor = undefined ? glm::vec4(1.0f) : saysNothing ? paletteColor(name) : material->baseColor;
     if (material) {
         r.alphaMode = material->alpha == AlphaMode::Mask    ? HORDE_ALPHA_MASK
                       : material->alpha == AlphaMode::Blend ? HORDE_ALPHA_BLEND
@@ -72,7 +75,8 @@ MaterialTable::MaterialTable(Device& device, std::span<const CrowdModel* const> 
             const Material* material = found >= 0 ? &model.materials[size_t(found)] : nullptr;
             const TextureRef* base = material ? material->find(TextureSlot::Base) : nullptr;
             uint32_t texture = HORDE_TEXTURE_WHITE;
-            if (base && !base->texture && textures) texture = HORDE_TEXTURE_MISSING;
+            const bool undefined = material ? !material->defined : !name.empty();
+            if (((base && !base->texture) || undefined) && textures) texture = HORDE_TEXTURE_MISSING;
             if (base && base->texture && textures) {
                 const Texture* t = base->texture.get();
                 auto [it, fresh] = index.try_emplace(t, uint32_t(upload.size()));

@@ -97,6 +97,10 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
             double d = anim.extras.Get("duration").GetNumberAsDouble();
             if (d > clip.duration && d < 1e9) clip.duration = float(d);
         }
+        // One that keys nothing holds a channel only because glTF asks for one (write.cpp).
+        if (anim.extras.Has(kKeysNothing) && anim.extras.Get(kKeysNothing).IsBool() &&
+            anim.extras.Get(kKeysNothing).Get<bool>())
+            clip.channels.clear();
         clips.push_back(std::move(clip));
     }
     return clips;

@@ -71,6 +71,14 @@ void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& p
             if (index >= 0) m.textures.push_back(images.ref(slot, index));
         model.materials.push_back(std::move(m));
     }
+    // A primitive without a material has glTF's default one (white, opaque, one-sided): it is
+    // defined by the specification, not missing.
+    const std::string fallback = materialName(gltf, -1);
+    if (findMaterial(model, fallback) < 0)
+        for (const Mesh& mesh : model.meshes)
+            for (const Submesh& s : mesh.submeshes)
+                if (s.material == fallback && findMaterial(model, fallback) < 0)
+                    model.materials.push_back({.name = fallback});
 }
 
 } // namespace horde::gltf

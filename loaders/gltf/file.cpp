@@ -63,18 +63,29 @@ Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const
     std::string err, warn;
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     auto size = static_cast<unsigned int>(bytes.size());
-    bool binary = bytes.size() >= 4 && std::memcmp(data, "glTF", 4) == 0;
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    // A .glb is binary whatever its first bytes are: one that lacks the magic is refused for it.
+    const bool binary = (bytes.size() >= 4 && std::memcmp(data, "glTF", 4) == 0) || extension == ".glb";
+    if (binary) {
+        if (Result<std::span<const std::byte>> json = glbJson(path, bytes); !json) return json.error();
+    } else if (Status st = checkJson(path, bytes); !st) {
+        return st.error();
+    }
     bool ok = false;
     try {
         ok = binary ? reader.LoadBinaryFromMemory(&model, &err, &warn, data, size, folder.string())
                     : reader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(data),
                                                  size, folder.string());
-    } catch (const std::exception& e) {
-        err = e.what();
+    } catch (const std::exception&) {
+        // The checks above leave tinygltf nothing its JSON library would throw on; should it
+        // throw anyway, its text names neither a byte nor a field.
+        err = "JSON: not a glTF document horde can read";
     }
     if (!ok) {
         std::string first = err.substr(0, err.find('\n'));
-        return Error{path.string() + ": " + (first.empty() ? "not a valid glTF file" : first)};
+        return Error{path.string() + ": " + (first.empty() ? "not a valid glTF file" : "glTF: " + first)};
     }
     for (const std::string& ext : model.extensionsRequired)
         return Error{path.string() + ": extensionsRequired: '" + ext + "' is not supported"};

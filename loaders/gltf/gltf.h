@@ -22,15 +22,23 @@
 
 namespace horde::gltf {
 
-// ---- The file (file.cpp, file_accessor.cpp) ----
+// ---- The file (file.cpp, file_container.cpp, file_accessor.cpp) ----
 
 // Right-handed, Y up, counter-clockwise fronts, in metres: horde's world itself. The reader gives
 // models these axes and the writer converts into them.
 Axes fileAxes();
 
-// tinygltf's parse of a .glb or .gltf held in memory. Images are not decoded; external buffers
-// are read only from the model's own folder.
+// tinygltf's parse of a .glb or .gltf held in memory, after the checks below. Images are not
+// decoded; external buffers are read only from the model's own folder.
 Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+// Before tinygltf (file_container.cpp), so that errors name the byte offset or the JSON path and
+// the field in words: a GLB's header and chunks (a file cut short says where it ends) and its
+// JSON chunk, returned; a .gltf's JSON. Each JSON is checked for syntax (its byte offset, line
+// and column) and for the properties glTF 2.0 requires of the objects horde reads.
+Result<std::span<const std::byte>> glbJson(const std::filesystem::path& path,
+                                           std::span<const std::byte> bytes);
+Status checkJson(const std::filesystem::path& path, std::span<const std::byte> text);
 
 // tinygltf parses the JSON and the buffers but trusts the ranges in it: every accessor is
 // checked against its bufferView and buffer before a single element is read. A checked view
@@ -87,7 +95,12 @@ std::string materialName(const tinygltf::Model& gltf, int material);
 // external ones parse() read) are decoded here (texture/texture.h readImage); an image named by
 // URI that parse() could not read is left for resolveTextures to find on the search paths. The
 // images' texels go into storage from `allocator` (the session library's when there is one).
+// Submeshes of primitives without a material get glTF's default one, `default`.
 void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& path, Model& model, TextureAllocator& allocator);
+
+// The extras key of an animation whose one channel stands in for none (write.cpp): the clip keys
+// nothing, and the reader drops that channel.
+inline constexpr const char* kKeysNothing = "horde_keys_nothing";
 
 // ---- Animations (decode_anim.cpp) ----
 

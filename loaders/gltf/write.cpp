@@ -139,8 +139,11 @@ class Builder {
     std::map<const Texture*, int> textures_;
 };
 
-// Vertex streams shared by all of a mesh's primitives (one primitive per submesh).
-std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame& f) {
+// Vertex streams shared by all of a mesh's primitives (one primitive per submesh). A normal or
+// tangent the source holds as no direction (zero or not finite) is written as a fixed unit one,
+// as glTF asks, and counted in `warnings`.
+std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame& f,
+                                      std::vector<std::string>& warnings) {
     const MeshArrays& a = mesh.arrays();
     const MeshLayout& layout = mesh.layout();
     std::map<std::string, int> attrs;
@@ -148,20 +151,34 @@ std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame&
     for (size_t i = 0; i < v3.size(); ++i)
         v3[i] = f.point(a.positions[i]);
     attrs["POSITION"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, true);
+    size_t replaced = 0;
     for (size_t i = 0; i < v3.size(); ++i) {
         glm::vec3 n = f.direction(a.normals[i]);
         float len = glm::length(n);
-        v3[i] = len > 0.0f ? n / len : glm::vec3(0, 1, 0); // glTF requires unit normals
+        const bool direction = len > 0.0f && std::isfinite(len);
+        replaced += !direction;
+        v3[i] = direction ? n / len : glm::vec3(0, 1, 0); // glTF requires unit normals
     }
+    if (replaced)
+        warnings.push_back(
+            "mesh '" + mesh.name + "': " + std::to_string(replaced) +
+            " normals are zero or not finite, written as (0, 1, 0): glTF requires unit normals");
     attrs["NORMAL"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, false);
     if (layout.tangents) {
         std::vector<glm::vec4> t(layout.vertexCount);
+        replaced = 0;
         for (size_t i = 0; i < t.size(); ++i) {
             glm::vec3 d = f.direction(glm::vec3(a.tangents[i]));
             float len = glm::length(d);
-            t[i] = glm::vec4(len > 0.0f ? d / len : glm::vec3(1, 0, 0),
+            const bool direction = len > 0.0f && std::isfinite(len);
+            replaced += !direction;
+            t[i] = glm::vec4(direction ? d / len : glm::vec3(1, 0, 0),
                              a.tangents[i].w < 0.0f ? -f.determinant : f.determinant);
         }
+        if (replaced)
+            warnings.push_back(
+                "mesh '" + mesh.name + "': " + std::to_string(replaced) +
+                " tangents are zero or not finite, written as (1, 0, 0): glTF requires unit tangents");
         attrs["TANGENT"] = b.floats(t, TINYGLTF_TYPE_VEC4, kArrayBuffer, false);
     }
     if (layout.uvSets >= 1)
@@ -275,7 +292,7 @@ int holderOf(Builder& b, const Model& model, const Mesh& mesh, std::map<uint32_t
     return it->second;
 }
 
-Status writeMeshes(Builder& b, const Model& model, const Frame& f) {
+Status writeMeshes(Builder& b, const Model& model, const Frame& f, std::vector<std::string>& warnings) {
     // glTF puts one mesh on a node: horde meshes sharing a node become primitives of one glTF mesh.
     std::map<int, int> meshOfNode;
     std::map<uint32_t, int> holders;
@@ -294,7 +311,7 @@ Status writeMeshes(Builder& b, const Model& model, const Frame& f) {
                          "': glTF cannot put meshes of different skins on one node ('" +
                          model.nodes[mesh.node].name + "')"};
         }
-        std::map<std::string, int> attrs = attributes(b, mesh, f);
+        std::map<std::string, int> attrs = attributes(b, mesh, f, warnings);
         for (const Submesh& s : mesh.submeshes) {
             tinygltf::Primitive p;
             p.attributes = attrs;
@@ -382,12 +399,35 @@ const char* interpolationName(Interpolation i) {
     return i == Interpolation::Linear ? "LINEAR" : i == Interpolation::Step ? "STEP" : "CUBICSPLINE";
 }
 
-void writeClips(Builder& b, const Model& model, const Frame& f) {
+// A clip that keys nothing (NWN's door states, an emitter's `impact`) still has a name and a
+// length that games play by. glTF asks for at least one channel, and tinygltf drops an animation
+// without one, so such a clip keys the first node's rest translation, unchanged over its length,
+// and says so in its extras: horde's reader drops that channel again (decode_anim.cpp).
+std::vector<Channel> channelsToWrite(const Clip& clip, const Model& model) {
+    if (!clip.channels.empty() || model.nodes.empty()) return clip.channels;
+    Channel rest;
+    rest.node = 0;
+    rest.path = ChannelPath::Translation;
+    rest.interpolation = Interpolation::Linear;
+    rest.times = {0.0f};
+    if (clip.duration > 0.0f) rest.times.push_back(clip.duration);
+    rest.values.assign(rest.times.size(), glm::vec4(model.nodes[0].translation, 0.0f));
+    return {rest};
+}
+
+void writeClips(Builder& b, const Model& model, const Frame& f, std::vector<std::string>& warnings) {
     for (const Clip& clip : model.clips) {
         tinygltf::Animation anim;
         anim.name = clip.name;
         float lastKey = 0.0f;
-        for (Channel c : clip.channels) {
+        const std::vector<Channel> channels = channelsToWrite(clip, model);
+        if (channels.empty()) {
+            warnings.push_back(
+                "clip '" + clip.name +
+                "' keys nothing and the model has no node to hold a channel: glTF cannot keep it");
+            continue;
+        }
+        for (Channel c : channels) {
             strictTimes(c, clip.end == ClipEnd::WrapToFirst);
             appendWrapKey(clip, c);
             lastKey = std::max(lastKey, c.times.back());
@@ -414,10 +454,10 @@ void writeClips(Builder& b, const Model& model, const Frame& f) {
             anim.channels.push_back(std::move(channel));
         }
         // glTF's clip ends at its last key; a longer horde clip keeps its length for horde readers.
-        if (clip.duration > lastKey) {
-            tinygltf::Value::Object extras{{"duration", tinygltf::Value(double(clip.duration))}};
-            anim.extras = tinygltf::Value(std::move(extras));
-        }
+        tinygltf::Value::Object extras;
+        if (clip.duration > lastKey) extras["duration"] = tinygltf::Value(double(clip.duration));
+        if (clip.channels.empty()) extras[kKeysNothing] = tinygltf::Value(true);
+        if (!extras.empty()) anim.extras = tinygltf::Value(std::move(extras));
         b.out.animations.push_back(std::move(anim));
     }
 }
@@ -428,14 +468,16 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
     Builder b;
     writeNodes(b, model, f);
     writeSkins(b, model, f);
-    if (Status st = writeMeshes(b, model, f); !st) return Error{path.string() + ": " + st.error().message};
-    writeClips(b, model, f);
+    Companions written; // one file holds everything (a .gltf embeds its buffer)
+    if (Status st = writeMeshes(b, model, f, written.warnings); !st)
+        return Error{path.string() + ": " + st.error().message};
+    writeClips(b, model, f, written.warnings);
     b.out.buffers[0].data.resize(std::max<size_t>(b.out.buffers[0].data.size(), 4), 0);
     bool binary = path.extension() == ".glb";
     tinygltf::TinyGLTF writer;
     if (!writer.WriteGltfSceneToFile(&b.out, path.string(), true, true, !binary, binary))
         return Error{path.string() + ": cannot write"};
-    return Companions{}; // one file holds everything (a .gltf embeds its buffer)
+    return written;
 }
 
 } // namespace horde::gltf

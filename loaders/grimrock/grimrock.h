@@ -145,7 +145,8 @@ MaterialDefinitions readMaterialDefinitions(const std::string& file, std::string
 // Gives each of `model`'s submesh material names its definition (load_materials.cpp): from the
 // --materials files in order, else from the .lua files found under the search paths. A material
 // file named with --materials that cannot be read fails the load; one found by the search is
-// skipped with a warning.
+// skipped with a warning. A name no file defines is left undefined (finalizeMeshes, loadModel's
+// warning); when no file defined anything, one warning says where definitions are looked for.
 Status applyMaterials(Model& model, const LoadOptions& options);
 
 // Writes a model as MDL1 and each of its clips as an ANIM file beside it (animationPath), which

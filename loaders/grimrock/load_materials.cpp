@@ -63,16 +63,23 @@ Status applyMaterials(Model& model, const LoadOptions& options) {
             for (const std::filesystem::path& file : scriptsUnder(dir))
                 if (Status st = read(file, false); !st) return st;
     }
+    // A name no file defines is left to finalizeMeshes, which gives it an undefined Material: the
+    // load warns of it and the renderer draws the missing-texture checker (loader.h).
+    bool undefined = false;
     for (const Mesh& mesh : model.meshes)
         for (const Submesh& s : mesh.submeshes) {
             if (s.material.empty() || findMaterial(model, s.material) >= 0) continue;
             auto def = std::find_if(defined.begin(), defined.end(), [&](const Material& m) { return m.name == s.material; });
             if (def != defined.end()) model.materials.push_back(*def);
-            else {
-                model.materials.push_back({.name = s.material});
-                if (files) model.warnings.push_back("material '" + s.material + "' is defined in none of the material files read");
-            }
+            else
+                undefined = true;
         }
+    if (undefined && files == 0)
+        model.warnings.push_back(
+            options.materials.empty()
+                ? "no Grimrock material definitions were read: give --materials FILE, or a "
+                  "--search-path holding the mod's .lua scripts (its root or mod_assets)"
+                : "none of the --materials files holds a defineMaterial block");
     return Ok{};
 }
 

@@ -13,15 +13,25 @@ File::File(std::span<const std::byte> bytes, const std::filesystem::path& path)
                                                     std::to_string(bytes.size()) + " bytes") {}
 
 bool File::open() {
+    if (r_.size() < kFileHeaderSize)
+        return r_.failAt(r_.size(), "header",
+                         "NWN binary model cut short: its " + std::to_string(kFileHeaderSize) +
+                             "-byte file header runs past the end of the file");
     if (r_.u32("header: binary marker") != 0)
         return r_.failAt(0, "header: binary marker", "not 0, so not a binary MDL (an ASCII MDL starts with text: horde reads only compiled, binary MDL)");
     uint32_t model = r_.u32("header: model data size");
     uint32_t raw = r_.u32("header: raw data size");
     if (!r_.ok()) return false;
-    if (uint64_t(kFileHeaderSize) + model + raw > r_.size())
-        return r_.failAt(4, "header: model data size",
-                         "model data (" + std::to_string(model) + " bytes) and raw data (" + std::to_string(raw) +
-                             " bytes) do not fit in the " + std::to_string(r_.size()) + "-byte file");
+    // A file cut short: say where it ends and which region runs past it.
+    const uint64_t rawAt = uint64_t(kFileHeaderSize) + model;
+    if (rawAt > r_.size())
+        return r_.failAt(r_.size(), "header: model data size",
+                         "NWN binary model cut short: model data (offset " + std::to_string(kFileHeaderSize) +
+                             ", size " + std::to_string(model) + ") runs past the end of the file");
+    if (rawAt + raw > r_.size())
+        return r_.failAt(r_.size(), "header: raw data size",
+                         "NWN binary model cut short: raw data (offset " + std::to_string(rawAt) + ", size " +
+                             std::to_string(raw) + ") runs past the end of the file");
     if (model < kModelHeaderSize)
         return r_.failAt(4, "header: model data size", "smaller than the model header (" + std::to_string(model) + " bytes)");
     modelSize_ = model;

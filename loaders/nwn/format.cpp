@@ -16,12 +16,16 @@ uint32_t word(std::span<const std::byte> bytes, size_t at) {
     return v;
 }
 
-// Binary: a zero word, then sizes that account for the file.
+// Binary: a zero word, then sizes that account for the file. A .mdl whose first word is zero is
+// binary whatever its sizes say (text never starts with four zero bytes): a file cut short is
+// then refused by the reader naming the byte it ends at, not as a format horde does not read.
 bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     const bool mdl = nwn::lower(path.extension().string()) == ".mdl";
-    if (bytes.size() < nwn::kFileHeaderSize || word(bytes, 0) != 0) return false;
+    if (bytes.size() < 4 || word(bytes, 0) != 0) return false;
+    if (mdl) return true;
+    if (bytes.size() < nwn::kFileHeaderSize) return false;
     uint64_t end = nwn::kFileHeaderSize + uint64_t(word(bytes, 4)) + word(bytes, 8);
-    return word(bytes, 4) >= nwn::kModelHeaderSize && (end == bytes.size() || (mdl && end <= bytes.size()));
+    return word(bytes, 4) >= nwn::kModelHeaderSize && end == bytes.size();
 }
 
 // ASCII: a .mdl whose first word is not zero; the text's own errors say what is wrong with it.

@@ -528,6 +528,13 @@ struct Plan {
 // characters; "model" when that leaves nothing).
 Result<Plan> planModel(const Model& model, const std::filesystem::path& path);
 
+// Names may repeat in a model, as in the game's own files, but the format binds some things by
+// name, to the first node of each name (ignoring case) in file order: an animation's nodes always,
+// and in ASCII files (`namesBind`) a node's parent and a skin's bones too. Fails naming what a
+// file could not hold: a clip keying, a node hanging from or a skin weighing a later node of a
+// repeated name.
+Status checkNameBinding(const Model& model, const Plan& plan, bool namesBind);
+
 // A mesh piece sits on its mesh's node when that node holds no other piece; a node's second and
 // later pieces (several materials, or more vertices or bones than one mesh node holds) become its
 // children named "<node cut to 26 characters>_<k>", k from 1 (docs/formats/nwn.md; validate

@@ -280,6 +280,8 @@ Status Emitter::emit(const std::filesystem::path& path) {
 Result<Companions> write(const Model& model, const std::filesystem::path& path) {
     Result<Plan> plan = planModel(model, path);
     if (!plan) return plan.error();
+    if (Status st = checkNameBinding(model, *plan, false); !st)
+        return Error{path.string() + ": " + st.error().message};
     if (Status st = Emitter(model, *plan).emit(path); !st) return st.error();
     return Companions{}; // one file holds everything
 }

@@ -193,6 +193,8 @@ std::string Writer::text() {
 Result<Companions> writeAscii(const Model& model, const std::filesystem::path& path) {
     Result<Plan> plan = planModel(model, path);
     if (!plan) return plan.error();
+    if (Status st = checkNameBinding(model, *plan, true); !st)
+        return Error{path.string() + ": " + st.error().message};
     // Names are tokens of the text.
     auto token = [](const std::string& s) {
         return !s.empty() && s.find_first_of(" \t\r\n#") == std::string::npos;

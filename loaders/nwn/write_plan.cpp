@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -88,14 +89,20 @@ void cutSubmesh(const Model& model, const Mesh& mesh, const Submesh& sub, bool f
     }
 }
 
+// Names may repeat, as in the game's own files (c_mindflayer hangs a skin mesh named 'head' from a
+// dummy named 'head'). A node the writer adds may not take a name the model has: the reader and
+// validate recognise the added ones by name (addedNodes).
 Status checkNames(const std::vector<PlannedNode>& nodes) {
-    std::set<std::string> seen;
+    std::set<std::string> source;
     for (const PlannedNode& n : nodes) {
         if (n.name.empty() || n.name.size() > kMaxName)
             return Error{"nwn: node name '" + n.name + "' must be 1 to 31 characters (the format's name field is 32 bytes)"};
-        if (!seen.insert(lower(n.name)).second)
-            return Error{"nwn: two nodes are named '" + n.name + "' (the format binds animations by name, ignoring case)"};
+        if (n.source >= 0) source.insert(lower(n.name));
     }
+    for (const PlannedNode& n : nodes)
+        if (n.source < 0 && source.count(lower(n.name)))
+            return Error{"nwn: the node '" + n.name +
+                         "' the writer adds takes the name of a node of the model"};
     return Ok{};
 }
 
@@ -223,6 +230,38 @@ Result<Plan> planModel(const Model& model, const std::filesystem::path& path) {
         }
     }
     return plan;
+}
+
+Status checkNameBinding(const Model& model, const Plan& plan, bool namesBind) {
+    // The game binds by name, ignoring case, to the first node of each name in the file (xoreos:
+    // Model_NWN::addState keeps the first node of a name in the state's node map, which an
+    // animation's nodes are looked up in); horde's readers do the same.
+    std::map<std::string, uint32_t> first;
+    for (uint32_t i = 0; i < plan.nodes.size(); ++i)
+        first.emplace(lower(plan.nodes[i].name), i);
+    auto bindsTo = [&](uint32_t fileNode) { return first.at(lower(plan.nodes[fileNode].name)) == fileNode; };
+    for (const Clip& clip : model.clips)
+        for (const Channel& c : clip.channels)
+            if (!bindsTo(plan.fileIndex[c.node]))
+                return Error{
+                    "nwn: clip '" + clip.name + "' keys a node named '" + model.nodes[c.node].name +
+                    "' that is not the first of that name: NWN binds an animation's nodes by name, to the "
+                    "first node of each name"};
+    if (!namesBind) return Ok{};
+    for (const PlannedNode& n : plan.nodes)
+        if (n.parent >= 0 && !bindsTo(uint32_t(n.parent)))
+            return Error{
+                "nwn: node '" + n.name + "' hangs from a node named '" + plan.nodes[size_t(n.parent)].name +
+                "' that is not the first of that name: an ASCII MDL names a node's parent, and a name means "
+                "the first node defined with it"};
+    for (const MeshPiece& piece : plan.pieces)
+        for (uint32_t bone : piece.bones)
+            if (!bindsTo(bone))
+                return Error{
+                    "nwn: a skin weighs a bone named '" + plan.nodes[bone].name +
+                    "' that is not the first of that name: an ASCII MDL names a skin's bones, and a name "
+                    "means the first node defined with it"};
+    return Ok{};
 }
 
 namespace {

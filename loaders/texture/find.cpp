@@ -57,11 +57,15 @@ std::filesystem::path findTextureFile(std::string_view name, std::span<const std
     std::vector<std::string> candidates;
     for (std::string_view ext : substitutes) candidates.push_back(stem + std::string(ext));
     candidates.push_back(file);
-    for (const std::filesystem::path& dir : dirs) {
-        if (!folders.empty())
-            if (std::filesystem::path found = walk(dir, folders, candidates); !found.empty()) return found;
-        if (std::filesystem::path found = walk(dir, {}, candidates); !found.empty()) return found;
-    }
+    // The longest suffix of the name's folders that exists under a searched folder wins: a
+    // Grimrock name (`mod_assets/textures/env/x.tga`) is relative to the mod's root, and a user
+    // may point a search path at the root, at `mod_assets` or at any folder on the way down.
+    for (const std::filesystem::path& dir : dirs)
+        for (size_t first = 0; first <= folders.size(); ++first)
+            if (std::filesystem::path found =
+                    walk(dir, {folders.begin() + long(first), folders.end()}, candidates);
+                !found.empty())
+                return found;
     return {};
 }
 

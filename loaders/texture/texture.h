@@ -46,8 +46,10 @@ Result<std::vector<uint8_t>> decodeRgba8(const Texture& t, size_t level = 0);
 Result<std::vector<uint8_t>> encodePng(const Texture& t);
 
 // Finds the file a model names (find.cpp): `name` may carry folders ("assets/textures/a.tga") and
-// any case. Each folder in `dirs` is tried in order with the name's folders, then with its file
-// name alone; in each, every extension in `substitutes` replaces the named one first (the file
+// any case. Each folder in `dirs` is tried in order with the name's folders, then with each
+// shorter suffix of them (`textures/a.tga`, then `a.tga`): the longest that exists there wins,
+// so a search path may be a game's root or any folder inside it. In each, every extension in
+// `substitutes` replaces the named one first (the file
 // the game's engine would really open, e.g. Grimrock's .dds for a .tga), then the name as
 // written. Names match ignoring case. Empty when nothing matches.
 std::filesystem::path findTextureFile(std::string_view name, std::span<const std::string_view> substitutes,

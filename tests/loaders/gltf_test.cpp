@@ -3,8 +3,10 @@
 // before anything is read, every truncation, and the monster through export and import.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -270,6 +272,68 @@ TEST(Gltf, EveryTruncationFailsCleanly) {
     }
 }
 
+// Errors name the byte or the JSON path and the field in words, never a library's exception
+// text: a .glb cut short says where it ends, random bytes under a .glb name lack the magic, a
+// JSON chunk that is not JSON says where, and a property glTF requires is named by its path.
+TEST(Gltf, CutShortRandomAndBrokenFilesNameTheirByteAndField) {
+    const std::vector<std::byte> whole = glb(document(), binChunk());
+    auto error = [](std::span<const std::byte> bytes) {
+        HeapMeshAllocator allocator;
+        Result<Model> model = decode(bytes, allocator);
+        return model ? std::string("loaded") : model.error().message;
+    };
+    const std::string total = std::to_string(whole.size());
+    EXPECT_EQ(error(std::span(whole).first(100)),
+              "test.glb: offset 100 (0x64): GLB header: length: glTF binary cut short: the header gives " +
+                  total + " bytes, the file ends here");
+    EXPECT_EQ(
+        error(std::span(whole).first(10)),
+        "test.glb: offset 8 (0x8): GLB header: length: needs 4 bytes but only 2 remain (file is 10 bytes)");
+
+    // Random bytes (a fixed LCG, so the expected text is known) under a .glb name.
+    std::vector<std::byte> random(3000);
+    uint32_t state = 12345;
+    for (std::byte& b : random) {
+        state = state * 1664525u + 1013904223u;
+        b = std::byte(state >> 24);
+    }
+    const std::string noMagic = error(random);
+    EXPECT_EQ(noMagic.rfind("test.glb: offset 0 (0x0): GLB header: magic: expected 'glTF', found '", 0), 0u)
+        << noMagic;
+
+    // A JSON chunk with a stray comma: the byte in the file, and its line and column in the JSON.
+    const std::string text = "{\"asset\": {\"version\": \"2.0\",,}}";
+    Bytes broken;
+    std::string padded = text;
+    while (padded.size() % 4)
+        padded += ' ';
+    broken.text("glTF")
+        .u32(2)
+        .u32(uint32_t(20 + padded.size()))
+        .u32(uint32_t(padded.size()))
+        .text("JSON")
+        .text(padded);
+    const size_t comma = text.find(",,") + 1;
+    EXPECT_EQ(
+        error(broken.span()), "test.glb: offset " + std::to_string(20 + comma) + " (0x" +
+                                  [&] {
+                                      char hex[16];
+                                      std::snprintf(hex, sizeof hex, "%zx", 20 + comma);
+                                      return std::string(hex);
+                                  }() +
+                                  "): JSON chunk: not valid JSON: unexpected ',' at line 1, column " +
+                                  std::to_string(comma + 1));
+
+    json doc = document();
+    doc["accessors"][0].erase("componentType");
+    EXPECT_EQ(failure(doc), "test.glb: JSON accessors[0].componentType: missing (glTF 2.0 requires it)");
+    doc = document();
+    doc["animations"][0]["samplers"][0]["input"] = "zero";
+    EXPECT_EQ(failure(doc), "test.glb: JSON animations[0].samplers[0].input: is not an integer");
+    for (const std::string& message : {noMagic, failure(doc)})
+        EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+}
+
 TEST(Gltf, ExternalBuffersOnlyBesideTheModel) {
     const TempDir temp;
     const std::filesystem::path& dir = temp.path;
@@ -520,6 +584,53 @@ TEST(Gltf, RepeatedKeyTimesBecomeStrictlyIncreasing) {
                         0.0, 1e-6)
                 << "channel " << c << " at " << t;
     }
+}
+
+// A clip that keys nothing (NWN door states, an emitter's impact) keeps its name and length: glTF
+// asks for one channel, so the writer keys the first node's rest translation, unchanged, and marks
+// the animation; horde's reader drops that channel again. tinygltf used to drop the animation.
+TEST(Gltf, ClipsThatKeyNothingKeepTheirNameAndLength) {
+    HeapMeshAllocator allocator;
+    Model source = buildMonster(allocator);
+    Clip opening;
+    opening.name = "opening1";
+    opening.duration = 1.5f;
+    Clip instant;
+    instant.name = "impact";
+    source.clips = {opening, instant};
+    const TempDir dir;
+    const std::filesystem::path path = dir.path / "door.glb";
+    Result<Companions> written = gltfFormat().write(source, path);
+    ASSERT_TRUE(written) << written.error().message;
+    EXPECT_TRUE(written->warnings.empty()) << written->warnings.front();
+
+    // The file as any glTF reader sees it: two animations, each one channel on node 0's translation
+    // holding its rest value over the clip's length.
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    uint32_t jsonLength = 0;
+    std::memcpy(&jsonLength, bytes.data() + 12, 4);
+    const json doc = json::parse(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
+    ASSERT_EQ(doc["animations"].size(), 2u) << doc["animations"].dump();
+    const json& anim = doc["animations"][0];
+    EXPECT_EQ(anim["name"], "opening1");
+    ASSERT_EQ(anim["channels"].size(), 1u);
+    EXPECT_EQ(anim["channels"][0]["target"]["node"], 0);
+    EXPECT_EQ(anim["channels"][0]["target"]["path"], "translation");
+    EXPECT_EQ(anim["extras"]["horde_keys_nothing"], true);
+    const json& times = doc["accessors"][anim["samplers"][0]["input"].get<size_t>()];
+    EXPECT_EQ(times["count"], 2);
+    EXPECT_EQ(times["max"][0], 1.5);
+    EXPECT_EQ(doc["accessors"][doc["animations"][1]["samplers"][0]["input"].get<size_t>()]["count"], 1);
+
+    Result<Model> back = loadModel(path, {}, allocator);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->clips.size(), 2u);
+    EXPECT_EQ(back->clips[0].name, "opening1");
+    EXPECT_FLOAT_EQ(back->clips[0].duration, 1.5f);
+    EXPECT_TRUE(back->clips[0].channels.empty());
+    EXPECT_EQ(back->clips[1].name, "impact");
+    EXPECT_TRUE(back->clips[1].channels.empty());
 }
 
 TEST(Gltf, ForgedHugeCountsFailBeforeAllocating) {

@@ -124,14 +124,11 @@ TEST(GrimrockMaterials, SubmeshesGetTheirDefinitions) {
     model.meshes.emplace_back();
     model.meshes[0].submeshes = {{"leaves", 0, 0}, {"undefined", 0, 0}, {"leaves", 0, 0}};
     ASSERT_TRUE(grimrock::applyMaterials(model, options));
-    ASSERT_EQ(model.materials.size(), 2u);
+    // A name no file defines is left for finalizeMeshes to add, undefined.
+    ASSERT_EQ(model.materials.size(), 1u);
     EXPECT_EQ(model.materials[0].name, "leaves");
     EXPECT_EQ(model.materials[0].alpha, AlphaMode::Mask);
-    EXPECT_EQ(model.materials[1].name, "undefined");
-    EXPECT_TRUE(model.materials[1].textures.empty());
-    EXPECT_NE(std::find(model.warnings.begin(), model.warnings.end(),
-                        "material 'undefined' is defined in none of the material files read"),
-              model.warnings.end());
+    EXPECT_EQ(findMaterial(model, "undefined"), -1);
 
     // Without --materials, the .lua files under the search paths are read.
     Model found;
@@ -142,6 +139,18 @@ TEST(GrimrockMaterials, SubmeshesGetTheirDefinitions) {
     ASSERT_TRUE(grimrock::applyMaterials(found, search));
     ASSERT_EQ(found.materials.size(), 1u);
     EXPECT_EQ(found.materials[0].textures.at(0).path, "mod_assets/textures/env/stone2_dif.tga");
+
+    // With no definitions read at all, one warning says where they are looked for.
+    Model bare;
+    bare.meshes.emplace_back();
+    bare.meshes[0].submeshes = {{"stone_wall", 0, 0}};
+    ASSERT_TRUE(grimrock::applyMaterials(bare, LoadOptions{}));
+    EXPECT_TRUE(bare.materials.empty());
+    ASSERT_EQ(bare.warnings.size(), 1u);
+    EXPECT_NE(
+        bare.warnings[0].find("give --materials FILE, or a --search-path holding the mod's .lua scripts"),
+        std::string::npos)
+        << bare.warnings[0];
 
     // A file named with --materials that cannot be read fails the load.
     LoadOptions missing;

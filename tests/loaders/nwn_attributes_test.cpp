@@ -263,6 +263,100 @@ TEST(NwnAttributes, WritersKeepSourceNodeNames) {
     }
 }
 
+// Names repeat in the game's own files (c_mindflayer hangs a skin mesh named 'head' from a dummy
+// named 'head'); the format binds animations by name, to the first node of a name. Both writers
+// write such a model as it is, the animation on the node it bound to, and refuse only what the
+// format cannot hold: a clip keying a later node of a repeated name.
+const char* kRepeated = R"(newmodel dup
+setsupermodel dup NULL
+beginmodelgeom dup
+node dummy dup
+  parent NULL
+endnode
+node dummy head
+  parent dup
+  position 0 0 1
+endnode
+node trimesh head
+  parent head
+  bitmap NULL
+  verts 3
+    0 0 0
+    1 0 0
+    0 1 0
+  tverts 3
+    0 0 0
+    1 0 0
+    0 1 0
+  faces 1
+    0 1 2  1  0 1 2  0
+endnode
+endmodelgeom dup
+newanim nod dup
+  length 1
+  transtime 0.25
+  animroot dup
+  node dummy dup
+    parent NULL
+  endnode
+  node dummy head
+    parent dup
+    orientationkey 2
+      0 1 0 0 0
+      1 1 0 0 1.5
+  endnode
+doneanim nod dup
+donemodel dup
+)";
+
+TEST(NwnAttributes, WritersKeepRepeatedNamesAndBindAnimationsToTheFirst) {
+    TempDir dir;
+    HeapMeshAllocator allocator;
+    Result<Model> source = saveAndLoad(dir.path / "dup.mdl", kRepeated, allocator);
+    ASSERT_TRUE(source) << source.error().message;
+    // The text as read: the dummy first, the mesh under it; the clip keys the dummy.
+    ASSERT_EQ(source->nodes.size(), 3u);
+    EXPECT_EQ(source->nodes[2].parent, 1);
+    ASSERT_EQ(source->clips.size(), 1u);
+    ASSERT_EQ(source->clips[0].channels.size(), 1u);
+    EXPECT_EQ(source->clips[0].channels[0].node, 1u);
+    for (const Format* f : {&nwnFormat(), &nwnAsciiFormat()}) {
+        SCOPED_TRACE(f->id);
+        const std::filesystem::path out = dir.path / "out.mdl";
+        Result<Companions> written = f->write(*source, out);
+        ASSERT_TRUE(written) << written.error().message;
+        if (f == &nwnAsciiFormat()) {
+            EXPECT_NE(read(out).find("node trimesh head\n  parent head\n"), std::string::npos) << read(out);
+        }
+        Result<Model> back = loadModel(out, {}, allocator);
+        ASSERT_TRUE(back) << back.error().message;
+        std::vector<std::pair<std::string, int32_t>> tree;
+        for (const Node& n : back->nodes)
+            tree.emplace_back(n.name, n.parent);
+        EXPECT_EQ(tree, (std::vector<std::pair<std::string, int32_t>>{
+                            {"out", -1}, {"dup", 0}, {"head", 1}, {"head", 2}}));
+        ASSERT_EQ(back->meshes.size(), 1u);
+        EXPECT_EQ(back->meshes[0].node, 3u);
+        ASSERT_EQ(back->clips.size(), 1u);
+        ASSERT_EQ(back->clips[0].channels.size(), 1u);
+        EXPECT_EQ(back->clips[0].channels[0].node, 2u) << "the dummy, the first node named 'head'";
+        // 1.5 rad about x, halfway: 0.75 rad.
+        const glm::vec4 half = sampleChannel(back->clips[0], back->clips[0].channels[0], 0.5);
+        EXPECT_NEAR(std::abs(half.x), std::sin(0.375), 1e-5);
+        EXPECT_NEAR(std::abs(half.w), std::cos(0.375), 1e-5);
+    }
+    // A clip keying the mesh, the second 'head': the game would animate the dummy instead.
+    source->clips[0].channels[0].node = 2;
+    for (const Format* f : {&nwnFormat(), &nwnAsciiFormat()}) {
+        Result<Companions> refused = f->write(*source, dir.path / "no.mdl");
+        ASSERT_FALSE(refused) << f->id;
+        EXPECT_NE(refused.error().message.find(
+                      "clip 'nod' keys a node named 'head' that is not the first of that name"),
+                  std::string::npos)
+            << refused.error().message;
+    }
+}
+
 TEST(NwnAttributes, CubicRotationCurvesAreWrittenWithinTheStatedBound) {
     TempDir dir;
     HeapMeshAllocator allocator;

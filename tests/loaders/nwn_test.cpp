@@ -16,6 +16,7 @@
 #include "support/counting_allocator.h"
 #include "support/temp_dir.h"
 #include "support/warnings.h"
+#include "survey.h"
 
 using namespace horde;
 using horde::test::Bytes;
@@ -291,6 +292,41 @@ TEST(Nwn, EveryTruncationFailsCleanly) {
         HeapMeshAllocator allocator;
         Result<Model> model = load(cut, allocator);
         EXPECT_FALSE(model) << cut.size() << " bytes loaded";
+    }
+}
+
+// A binary .mdl cut short is still recognised as one (its first word is zero), and the error says
+// which format it looked like, the byte it ends at and which region runs past it; the folder
+// survey says the same.
+TEST(Nwn, TruncatedFileNamesTheFormatAndWhereItEnds) {
+    TempDir dir;
+    const Bytes whole = tinyModel();
+    struct Cut {
+        size_t size;
+        std::string says;
+    };
+    const Cut cuts[] = {
+        {6, "offset 6 (0x6): header: NWN binary model cut short: its 12-byte file header runs past the end "
+            "of the file"},
+        {12 + 0x100,
+         "offset 268 (0x10c): header: model data size: NWN binary model cut short: model data (offset 12, "
+         "size 1672) runs past the end of the file"},
+        {12 + kModelSize + 40,
+         "offset 1724 (0x6bc): header: raw data size: NWN binary model cut short: raw data "
+         "(offset 1684, size 96) runs past the end of the file"},
+    };
+    for (const Cut& cut : cuts) {
+        const std::filesystem::path path = dir.path / "cut.mdl";
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(whole.data().data()), std::streamsize(cut.size));
+        HeapMeshAllocator allocator;
+        Result<Model> model = loadModel(path, {}, allocator);
+        ASSERT_FALSE(model) << cut.size;
+        EXPECT_EQ(model.error().message, path.string() + ": " + cut.says);
+        std::vector<std::byte> bytes(whole.data().begin(), whole.data().begin() + long(cut.size));
+        Result<FileSurvey> survey = surveyFile(path, bytes);
+        ASSERT_FALSE(survey) << cut.size;
+        EXPECT_EQ(survey.error().message, path.string() + ": " + cut.says);
     }
 }
 

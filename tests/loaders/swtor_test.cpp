@@ -16,6 +16,7 @@
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
 #include "support/temp_dir.h"
+#include "support/warnings.h"
 #include "swtor/swtor.h"
 
 using namespace horde;
@@ -426,7 +427,8 @@ TEST(Swtor, MonsterRoundTrip) {
     options.skeleton = dir.path / "monster_skeleton.gr2";
     Result<Model> back = loadModel(path, options, heap);
     ASSERT_TRUE(back) << back.error().message;
-    EXPECT_TRUE(back->warnings.empty());
+    // The format keeps material names; their definitions are .mat files the writer does not write.
+    EXPECT_TRUE(test::withoutUndefinedMaterials(back->warnings).empty()) << back->warnings.front();
 
     ASSERT_EQ(back->nodes.size(), monster.nodes.size());
     for (size_t i = 0; i < monster.nodes.size(); ++i) {
@@ -506,7 +508,7 @@ TEST(Swtor, MeshesOver65536VerticesAreSplitIntoSeveralGawbMeshes) {
     options.skeleton = dir.path / "big_skeleton.gr2";
     Result<Model> back = loadModel(dir.path / "big.gr2", options, heap);
     ASSERT_TRUE(back) << back.error().message;
-    EXPECT_TRUE(back->warnings.empty());
+    EXPECT_TRUE(test::withoutUndefinedMaterials(back->warnings).empty()) << back->warnings.front();
     ASSERT_EQ(back->nodes.size(), monster.nodes.size());
 
     // Parts in order, "monster.0", "monster.1"..., each within the 16-bit indices.

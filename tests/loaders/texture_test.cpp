@@ -280,6 +280,29 @@ TEST(FindTexture, IgnoresCaseAndPrefersTheSubstitute) {
     EXPECT_TRUE(findTextureFile("", dds, dirs).empty());
 }
 
+// A Grimrock name is relative to the mod's root; a search path may be the root or any folder
+// inside it on the way to the file: the longest suffix of the name that exists under it wins.
+TEST(FindTexture, MatchesTheLongestSuffixThatExistsUnderASearchPath) {
+    test::TempDir dir("texture_find");
+    std::filesystem::create_directories(dir.path / "mod" / "mod_assets" / "textures" / "env");
+    std::filesystem::create_directories(dir.path / "mod" / "mod_assets" / "env");
+    Bytes one;
+    one.u8(1);
+    dir.put("mod/mod_assets/textures/env/wall_dif.dds", one);
+    dir.put("mod/mod_assets/env/wall_dif.dds", one); // a shorter suffix: must not win over the longer
+    constexpr std::string_view dds[] = {".dds"};
+    const std::string name = "mod_assets/textures/env/wall_dif.tga";
+    const std::filesystem::path wanted = dir.path / "mod/mod_assets/textures/env/wall_dif.dds";
+    for (const char* searched :
+         {"mod", "mod/mod_assets", "mod/mod_assets/textures", "mod/mod_assets/textures/env"}) {
+        const std::filesystem::path dirs[] = {dir.path / searched};
+        EXPECT_EQ(findTextureFile(name, dds, dirs), wanted) << "search path " << searched;
+    }
+    const std::filesystem::path elsewhere[] = {dir.path / "mod/mod_assets/env"};
+    EXPECT_EQ(findTextureFile(name, dds, elsewhere), dir.path / "mod/mod_assets/env/wall_dif.dds")
+        << "the file name alone, where no folder of the name exists";
+}
+
 const char* kMesh = R"(newmodel m
 beginmodelgeom m
 node dummy m
