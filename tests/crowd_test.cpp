@@ -299,8 +299,12 @@ TEST_F(CrowdTest, APoolTooSmallDrawsTheFarthestCoarserBeforeDroppingAny) {
                            (coarse ? asset.cullMeshes[m].levelCount - 1 : d.levels[m])];
         }
         EXPECT_GT(coarsened, 10u) << "instances that wanted finer levels draw their coarsest";
-        if (pool == drop) EXPECT_GT(dropped, 10u);
-        if (pool == coarsen) EXPECT_EQ(dropped, 0u);
+        if (pool == drop) {
+            EXPECT_GT(dropped, 10u);
+        }
+        if (pool == coarsen) {
+            EXPECT_EQ(dropped, 0u);
+        }
         EXPECT_NEAR(double(gpuCounts.visible), double(drawn), 2.0);
         EXPECT_NEAR(double(gpuCounts.dropped), double(dropped), 2.0);
         for (size_t l = 0; l < expected.size(); ++l)
