@@ -29,6 +29,20 @@ struct Affine {
     vec4 r2;
 };
 
+// Skinning, chosen per scene (anim/skinning.h) and given to the passes as specialization
+// constants (skinning.glsl): a linear blend of matrices, or of dual quaternions.
+#define HORDE_SKIN_LBS 0u
+#define HORDE_SKIN_DQS 1u
+// 32-bit words of one palette entry: LBS an Affine (12 floats, or its 12 values as halves in 6
+// words); DQS the rotation and translation as a dual quaternion and the symmetric stretch applied
+// before it (8 + 6 floats padded to 16 words, or 14 halves padded to 8).
+#define HORDE_PALETTE_WORDS_LBS 12u
+#define HORDE_PALETTE_WORDS_LBS_HALF 6u
+#define HORDE_PALETTE_WORDS_DQS 16u
+#define HORDE_PALETTE_WORDS_DQS_HALF 8u
+// A pooled skinned vertex at half precision: position then normal, three halves each, in 3 words.
+#define HORDE_POOL_WORDS_HALF 3u
+
 struct NodeRest {
     vec4 translation; // w: parent index as uint (HORDE_NONE for roots)
     vec4 rotation;    // quaternion x, y, z, w
