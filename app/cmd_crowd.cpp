@@ -129,9 +129,9 @@ int runHeadless(CrowdArgs& a) {
             std::printf("warning: %s\n", w.c_str());
         const std::vector<std::string> missing = missingTextures(models, inputs);
         std::printf(
-            "crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, textures %s (%u images), view %s, "
-            "%.1f MiB per frame slot\n",
-            scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(),
+            "crowd: %u instances, technique %s, skinning %s, lod %s (%.2f px), cull %s, textures %s (%u images), "
+            "view %s, %.1f MiB per frame slot\n",
+            scene.instanceCount(), a.crowd.technique.c_str(), skinName(scene.settings().skin).c_str(), a.crowd.lod.c_str(),
             double(a.crowd.lodErrorPixels), a.crowd.cull.c_str(), a.crowd.textures.c_str(),
             scene.materials().textureCount(), a.crowd.view.c_str(),
             double(scene.slotBytes()) / (1024.0 * 1024.0));

@@ -9,12 +9,14 @@
 
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
+#include "skin_options.h"
 #include "view_options.h"
 
 namespace horde {
 
 struct CrowdOptions {
     std::string technique = "compute";
+    SkinArgs skin;
     std::string lod = "on";
     std::string cull = "on";
     std::string textures = "on";

@@ -121,10 +121,11 @@ struct SkinPush {
     address order;    // level vertex -> source vertex
     address joints;   // u16vec4 per vertex; 0 for static meshes (rigid to jointBase)
     address weights;
-    address palette;
+    address more;     // influences five to eight (MoreInfluences); 0 where the mesh keeps four
+    address palette;  // entries in the scene's form (HORDE_PALETTE_WORDS_*)
     address jobs;     // SkinJob per job of this list
     address counters; // jobs in this list: counters[countIndex]
-    address outPositions;
+    address outPositions; // at half precision, positions and normals together (HORDE_POOL_WORDS_HALF)
     address outNormals;
     uint vertexCount;
     uint jointBase;
@@ -158,15 +159,14 @@ struct DrawPush {
     address positions;     // skinned pool (compute technique) or source (vertex technique)
     address normals;
     address order;         // vertex technique: level vertex -> source vertex
-    address joints;        // vertex technique only
+    address joints;        // vertex technique only; 0 for static meshes (rigid to jointBase)
     address weights;
     address palette;
     address materials;     // MaterialRecord per material slot of the model (LevelSubmesh.material)
     address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
-    uint skinned; // vertex technique: 1 blends four joints, 0 binds rigidly to jointBase
-    uint pad;
+    address more;  // vertex technique: influences five to eight; 0 where the mesh keeps four
     address uvs;  // source texture coordinates (vec2), found through `order`; 0: the mesh has none
 };
 
@@ -352,10 +352,11 @@ static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecor
 static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 48 && sizeof(JointRecord) == 64);
 static_assert(sizeof(SamplePush) == 96 && offsetof(SamplePush, time) == 80);
 static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
-static_assert(sizeof(SkinPush) == 104 && offsetof(SkinPush, vertexCount) == 80);
+static_assert(sizeof(SkinPush) == 112 && offsetof(SkinPush, vertexCount) == 88);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
-static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, uvs) == 120);
+static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, more) == 112 &&
+              offsetof(DrawPush, uvs) == 120);
 static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);

@@ -149,7 +149,7 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
         push.joints = source.joints;
         push.weights = source.weights;
         push.palette = b.palette.address();
-        push.skinned = source.skinned() ? 1u : 0u;
+        push.more = source.more;
     }
     const bool uvs = settings_.textures && source.uv0 != 0;
     if (uvs) push.uvs = source.uv0;

@@ -77,6 +77,7 @@ gpu::SkinPush CrowdScene::skinPush(const Part& part, uint32_t slotIndex, uint32_
     push.order = cm.buffers().lodOrder[level.mesh].address();
     push.joints = mesh.joints;
     push.weights = mesh.weights;
+    push.more = mesh.more;
     push.palette = b.palette.address();
     push.jobs = b.jobs.address() + VkDeviceAddress(list) * part.plan.jobCapacity * sizeof(gpu::SkinJob);
     push.counters = b.counters.address();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "anim/dual_quaternion.h"
 #include "render/crowd_scene_part.h"
 #include "vk/check.h"
 #include "vk/device.h"
@@ -25,7 +26,7 @@ VkDeviceSize deviceHeap(const Device& device) {
 }
 
 CrowdBudget budgetOf(const CrowdSettings& s) {
-    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget};
+    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin};
 }
 
 // The crowd's extent: every placement with its model's every-pose sphere.
@@ -118,8 +119,11 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     for (const Part& part : parts_)
         drawn.push_back(part.model);
     materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
+    SkinVariant skin{settings.skin};
+    for (const Part& part : parts_)
+        skin.stretch |= jointsMayStretch(part.model->model());
     pipelines_ = createCrowdPipelines(device, settings.technique == Technique::Compute, settings.textures,
-                                      settings.colorFormat, settings.samples, materials_->layout());
+                                      settings.colorFormat, settings.samples, materials_->layout(), skin);
     computeSharedPoses();
 }
 

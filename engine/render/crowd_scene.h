@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "anim/cull_reference.h"
+#include "anim/skinning.h"
 #include "crowd/frame_stats.h"
 #include "crowd/layout.h"
 #include "crowd/view.h"
@@ -32,6 +33,7 @@ enum class Technique {
 
 struct CrowdSettings {
     Technique technique = Technique::Compute;
+    SkinOptions skin; // the blend, its precision and influences (anim/skinning.h), either technique
     bool cull = true;
     bool lod = true;
     float lodErrorPixels = kDefaultLodErrorPixels;
@@ -109,10 +111,11 @@ class CrowdScene {
     // The scene's textures and material records (the draw's material table).
     const MaterialTable& materials() const { return *materials_; }
 
-    // Brute force only (cull and LOD off): model `part`'s palettes per instance, and one mesh's
-    // skinned positions or normals per instance in source vertex order (recordAnimation's skin
-    // pass; a crowd skinned in chunks has none).
-    std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
+    // Brute force only (cull and LOD off): model `part`'s palettes per instance, as the pose pass
+    // stored them (paletteEntryBytes(settings().skin) per joint), and one mesh's skinned
+    // positions or normals per instance in source vertex order (recordAnimation's skin pass,
+    // halves read back as floats; a crowd skinned in chunks has none).
+    std::vector<uint32_t> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
 
     // One model's share of the crowd; defined for the scene's own files (crowd_scene_part.h).

@@ -74,7 +74,8 @@ VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_vie
 }
 } // namespace
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name) {
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name,
+                               const VkSpecializationInfo* specialization) {
     checkPushBlock(spirv, push, name);
     ShaderModule module(device.get(), spirv);
     VkPipelineLayout layout = createLayout(device, push.size, name);
@@ -83,6 +84,7 @@ Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, 
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module.module;
     info.stage.pName = "main";
+    info.stage.pSpecializationInfo = specialization;
     info.layout = layout;
     VkPipeline pipeline;
     VkResult result = vkCreateComputePipelines(device.get(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);

@@ -48,7 +48,9 @@ template <class Push> constexpr PushBlock pushBlock() {
     return {uint32_t(sizeof(Push)), uint32_t(alignof(Push))};
 }
 
-Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name);
+// `specialization`: the shader's specialization constants, when it has any to set.
+Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push, std::string_view name,
+                               const VkSpecializationInfo* specialization = nullptr);
 
 struct GraphicsPipelineInfo {
     std::span<const uint32_t> vertex;
