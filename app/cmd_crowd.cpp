@@ -138,7 +138,9 @@ int runHeadless(CrowdArgs& a) {
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f)
             std::printf("%s\n", result.stats.frameLine(f).c_str());
+        if (const std::string line = result.stats.firstFrameLine(); !line.empty()) std::printf("%s\n", line.c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
+        if (const std::string line = result.stats.invocationsLine(); !line.empty()) std::printf("%s\n", line.c_str());
         if (const std::string dropped = result.stats.droppedLine(); !dropped.empty())
             std::printf("%s\n", dropped.c_str());
         if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());

@@ -27,11 +27,12 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
     if (chunked_) {
         recordChunks(cmd, slotIndex, target);
     } else {
+        commands_ += slots_[slotIndex].statistics.begin(cmd, PassStatisticsQueries::draw(0));
         beginRendering(cmd, target, true);
         recordGround(cmd, slotIndex);
         recordIndirectDraws(cmd, slotIndex);
         vkCmdEndRendering(cmd);
-        ++commands_;
+        commands_ += 1 + slots_[slotIndex].statistics.end(cmd, PassStatisticsQueries::draw(0));
     }
     if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
     bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;

@@ -93,6 +93,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         slot.stamps.resize(queryCount());
         VK_CHECK(vkCreateQueryPool(device.get(), &query, nullptr, &slot.queries));
         device.setName(slot.queries, VK_OBJECT_TYPE_QUERY_POOL, "pass timestamps" + tag);
+        slot.statistics = PassStatisticsQueries(device, chunkCount(), "pass statistics" + tag);
     }
 
     // Everything the GPU only reads goes up in one batch: instances, chunk draws, frame records.
@@ -309,7 +310,7 @@ void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time
     commands_ = 0;
     writeGlobals(slotIndex, view, cull ? *cull : view);
     vkCmdResetQueryPool(cmd, slot.queries, 0, queryCount());
-    ++commands_;
+    commands_ += 1 + slot.statistics.reset(cmd);
     recordPasses(cmd, slotIndex, time, true);
     recordDraw(cmd, slotIndex, target);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, queryCount() - 1);
@@ -383,10 +384,15 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
     return out;
 }
 
+std::optional<PassInvocations> CrowdScene::invocations(uint32_t slotIndex) const {
+    const Slot& slot = slots_[slotIndex];
+    return slot.used ? slot.statistics.read() : std::nullopt;
+}
+
 void CrowdScene::collectStats(uint32_t slot, FrameStats& stats) const {
     std::optional<PassTimes> times = passTimes(slot);
     std::optional<FrameCounts> frameCounts = counts(slot);
-    if (times && frameCounts) stats.add(*times, std::move(*frameCounts));
+    if (times && frameCounts) stats.add(*times, std::move(*frameCounts), invocations(slot));
 }
 
 } // namespace horde

@@ -23,6 +23,7 @@
 #include "render/crowd_model.h"
 #include "render/crowd_pipelines.h"
 #include "render/material_table.h"
+#include "render/pass_statistics.h"
 
 namespace horde {
 
@@ -89,7 +90,9 @@ class CrowdScene {
     // After the slot's frame has finished on the GPU.
     std::optional<PassTimes> passTimes(uint32_t slot) const;
     std::optional<FrameCounts> counts(uint32_t slot) const;
-    // Both of the above into `stats`, when the slot had a frame.
+    // Shader invocations per pass, where the device counts them.
+    std::optional<PassInvocations> invocations(uint32_t slot) const;
+    // The above into `stats`, when the slot had a frame.
     void collectStats(uint32_t slot, FrameStats& stats) const;
 
     void setTintLevels(bool tint) { tintLevels_ = tint; }
@@ -126,6 +129,7 @@ class CrowdScene {
         Buffer globals, countsReadback;
         VkQueryPool queries = VK_NULL_HANDLE;
         mutable std::vector<uint64_t> stamps; // passTimes' scratch, sized once
+        PassStatisticsQueries statistics;
         bool used = false;
     };
     void createSlotBuffers(Part& part);
