@@ -205,13 +205,14 @@ Affine blendAffine(uvec2 palette, uint base, Influences found) {
     return m;
 }
 
-// DLB: every quaternion on the first influence's side, summed by weight, divided by the real
-// part's length; the stretches summed by weight.
+// DLB: every quaternion on the first influence's side (the strongest, which always has weight),
+// summed by weight, divided by the real part's length; the stretches summed by weight.
 DualQuaternionJoint blendDualQuaternions(uvec2 palette, uint base, Influences found) {
-    vec4 pivot = loadDualQuaternion(palette, base + found.joints0.x).real;
-    DualQuaternionJoint b;
-    b.real = vec4(0.0); b.dual = vec4(0.0); b.stretchA = vec4(0.0); b.stretchB = vec2(0.0);
-    for (uint k = 0u; k < kInfluences; ++k) {
+    DualQuaternionJoint b = loadDualQuaternion(palette, base + found.joints0.x);
+    vec4 pivot = b.real;
+    float first = found.weights0.x;
+    b.real *= first; b.dual *= first; b.stretchA *= first; b.stretchB *= first;
+    for (uint k = 1u; k < kInfluences; ++k) {
         float w = k < 4u ? found.weights0[k] : found.weights1[k - 4u];
         if (w <= 0.0) continue;
         DualQuaternionJoint j = loadDualQuaternion(palette, base + (k < 4u ? found.joints0[k] : found.joints1[k - 4u]));
@@ -238,13 +239,26 @@ void skinVertex(uvec2 palette, uint base, Influences found, vec3 position, vec3 
     }
     DualQuaternionJoint b = blendDualQuaternions(palette, base, found);
     vec3 translation = 2.0 * (b.real.w * b.dual.xyz - b.dual.w * b.real.xyz + cross(b.real.xyz, b.dual.xyz));
-    // The stretch as an Affine, so that transformNormal gives its normals (cofactors, sign kept).
-    Affine s;
-    s.r0 = vec4(b.stretchA.x, b.stretchA.w, b.stretchB.x, 0.0);
-    s.r1 = vec4(b.stretchA.w, b.stretchA.y, b.stretchB.y, 0.0);
-    s.r2 = vec4(b.stretchB.x, b.stretchB.y, b.stretchA.z, 0.0);
-    outPosition = quatRotate(b.real, transformPoint(s, position)) + translation;
-    outNormal = quatRotate(b.real, transformNormal(s, normal));
+    if (!kStretch) {
+        outPosition = quatRotate(b.real, position) + translation;
+        vec3 turned = quatRotate(b.real, normal);
+        float turnedSize = length(turned);
+        outNormal = turnedSize > 0.0 ? turned / turnedSize : turned;
+        return;
+    }
+    // The symmetric stretch (xx, yy, zz, xy) (xz, yz): positions through it, normals through its
+    // cofactors (symmetric too), the sign of its determinant kept as transformNormal does.
+    float xx = b.stretchA.x, yy = b.stretchA.y, zz = b.stretchA.z, xy = b.stretchA.w, xz = b.stretchB.x,
+          yz = b.stretchB.y;
+    mat3 s = mat3(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+    mat3 cofactors = mat3(yy * zz - yz * yz, xz * yz - xy * zz, xy * yz - xz * yy,
+                          xz * yz - xy * zz, xx * zz - xz * xz, xy * xz - xx * yz,
+                          xy * yz - xz * yy, xy * xz - xx * yz, xx * yy - xy * xy);
+    float det = xx * cofactors[0][0] + xy * cofactors[0][1] + xz * cofactors[0][2];
+    outPosition = quatRotate(b.real, s * position) + translation;
+    vec3 n = quatRotate(b.real, cofactors * normal);
+    float size = length(n);
+    outNormal = size > 0.0 ? n * (sign(det) / size) : n;
 }
 
 // The pool skin.comp writes and draw_skinned.vert reads: vec3 positions and normals in two
