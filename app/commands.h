@@ -17,5 +17,6 @@ Command addCrowdCommand(CLI::App& app);
 Command addPoseCommand(CLI::App& app);
 Command addConvertCommand(CLI::App& app);
 Command addValidateCommand(CLI::App& app);
+Command addProfileCommand(CLI::App& app);
 
 } // namespace horde

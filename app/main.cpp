@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     std::vector<horde::Command> commands;
     for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
-                      horde::addConvertCommand, horde::addValidateCommand})
+                      horde::addConvertCommand, horde::addValidateCommand, horde::addProfileCommand})
         commands.push_back(add(app));
     CLI11_PARSE(app, argc, argv);
     try {
