@@ -337,6 +337,17 @@ struct GroundPush {
     uint pad0, pad1;
 };
 
+// The window's overlay (render/overlay.h): Dear ImGui's draw lists, vertices read by address
+// (ImDrawVert: position, texture coordinates, RGBA8 colour), the font atlas an alpha byte per
+// texel read by address too, so the overlay binds no descriptor set.
+struct OverlayPush {
+    address vertices;
+    address atlas;     // atlasWidth x atlasHeight alpha bytes
+    vec4 transform;    // clip = position * xy + zw
+    uint atlasWidth;
+    uint atlasHeight;
+};
+
 struct CopyPush {
     address source;
     address destination;
@@ -364,6 +375,7 @@ static_assert(offsetof(CrowdFrame, sphere) == 160 && offsetof(CrowdFrame, instan
               sizeof(CrowdFrame) == 248);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
+static_assert(sizeof(OverlayPush) == 40 && offsetof(OverlayPush, transform) == 16);
 } // namespace horde::gpu
 #else
 #undef address

@@ -1,6 +1,8 @@
-// The window path under Xvfb: opens, presents frames, follows a resize, closes cleanly, with the
-// validation layers silent.
+// The window path under Xvfb: opens, presents frames, follows a resize, closes cleanly, draws
+// its overlay over the crowd, with the validation layers silent.
 #include <gtest/gtest.h>
+
+#include <imgui.h>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -9,7 +11,9 @@
 #include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "crowd/view.h"
+#include "render/overlay.h"
 #include "render/window.h"
+#include "support/shell.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
 
@@ -72,4 +76,111 @@ TEST(Window, PresentsResizesAndCloses) {
     device.reset();
     EXPECT_EQ(log->error, 0u);
     EXPECT_EQ(log->warning, 0u);
+}
+
+// The overlay over a crowd, read back from the presented image: a panel of the ImGui frame drawn
+// opaque magenta covers its rectangle (text aside) and leaves the rest of the frame as the same
+// frame without it.
+TEST(Window, TheOverlayIsDrawnOverTheCrowd) {
+    DeviceOptions options = test::testDeviceOptions();
+    options.instanceExtensions = Window::requiredExtensions();
+    options.swapchain = true;
+    auto device = std::make_unique<Device>(options);
+    auto log = device->messageLog();
+    {
+        GpuMeshAllocator allocator(*device);
+        Model model = buildMonster(allocator, MonsterParams{3, 6, 2});
+        Window window(320, 240, "horde overlay test");
+        Swapchain swapchain(*device, window, 2);
+        ASSERT_TRUE(swapchain.readable()) << "Xvfb's surface lets its images be copied from";
+        FrameSlots slots(*device, 2);
+        CrowdModel crowdModel(*device, model);
+        const CrowdModel* models[] = {&crowdModel};
+        CrowdSettings settings;
+        settings.colorFormat = swapchain.format();
+        settings.ground = true;
+        CrowdScene crowd(*device, models, 16, settings);
+        const OrbitCamera camera = frameBounds(crowd.worldBounds(), 4.0f / 3.0f);
+        ImGui::CreateContext();
+        ImGui::GetIO().DisplaySize = ImVec2(320, 240);
+        ImGui::GetIO().IniFilename = nullptr;
+        Overlay overlay(*device, swapchain.format(), 2);
+        const VkExtent2D extent = swapchain.extent();
+        Buffer readback(*device, VkDeviceSize(extent.width) * extent.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        MemoryUse::Readback, "overlay readback");
+        // One frame, with or without the panel, its image copied into `readback` before presenting.
+        auto frame = [&](uint32_t slot, bool panel) {
+            ImGui::NewFrame();
+            if (panel) {
+                ImGui::SetNextWindowPos(ImVec2(20, 30));
+                ImGui::SetNextWindowSize(ImVec2(140, 90));
+                ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(1, 0, 1, 1));
+                ImGui::Begin("panel", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoDecoration);
+                ImGui::Text("overlay");
+                ImGui::End();
+                ImGui::PopStyleColor();
+            }
+            ImGui::Render();
+            slots.wait(slot);
+            Swapchain::Frame target;
+            while (!swapchain.acquire(slot, target)) glfwPollEvents();
+            VkCommandBuffer cmd = slots.begin(slot);
+            RenderTarget rt{target.color,   target.colorView,   target.depth, target.depthView,
+                            target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+            crowd.recordFrame(cmd, slot, 0.5f, rt, orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), extent.height));
+            overlay.record(cmd, slot, *ImGui::GetDrawData(), target.color, target.colorView, extent,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+            VkBufferImageCopy region{};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.imageExtent = {extent.width, extent.height, 1};
+            vkCmdCopyImageToBuffer(cmd, target.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.get(), 1, &region);
+            imageBarrier(cmd, target.color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_2_NONE, 0);
+            barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                    VK_ACCESS_2_HOST_READ_BIT);
+            slots.submit(slot, target.acquired, target.rendered);
+            swapchain.present(target);
+            slots.wait(slot);
+            const auto* bytes = static_cast<const uint8_t*>(readback.mapped());
+            return std::vector<uint8_t>(bytes, bytes + readback.size());
+        };
+        const std::vector<uint8_t> bare = frame(0, false), covered = frame(1, true);
+        auto pixel = [&](const std::vector<uint8_t>& image, uint32_t x, uint32_t y) {
+            const uint8_t* p = &image[(size_t(y) * extent.width + x) * 4];
+            return glm::ivec3(p[0], p[1], p[2]); // magenta reads the same in RGBA and BGRA
+        };
+        uint32_t magenta = 0, inside = 0, changedOutside = 0;
+        for (uint32_t y = 0; y < extent.height; ++y)
+            for (uint32_t x = 0; x < extent.width; ++x) {
+                const bool in = x >= 22 && x < 158 && y >= 32 && y < 118;
+                const bool edge = x >= 16 && x < 164 && y >= 26 && y < 124; // the panel's border and rounding
+                if (in) {
+                    ++inside;
+                    magenta += pixel(covered, x, y) == glm::ivec3(255, 0, 255);
+                } else if (!edge) {
+                    changedOutside += pixel(covered, x, y) != pixel(bare, x, y);
+                }
+            }
+        EXPECT_GT(magenta, inside * 8 / 10) << "the panel's background covers its rectangle (but for its text)";
+        EXPECT_LT(magenta, inside) << "and its text is drawn on it";
+        EXPECT_EQ(changedOutside, 0u) << "the frame outside the panel is the frame without it";
+        slots.waitAll();
+        ImGui::DestroyContext();
+    }
+    EXPECT_EQ(device->allocator().liveAllocations(), 0u);
+    device.reset();
+    EXPECT_EQ(log->error, 0u);
+    EXPECT_EQ(log->warning, 0u);
+}
+
+// The interactive crowd itself, its overlay panel drawn every frame, under validation.
+TEST(Window, TheCrowdWindowRunsWithItsOverlay) {
+    const test::Outcome run = test::shell(std::string(HORDE_CLI) +
+                                          " crowd --window --validation --frames 12 --count 16 --width 480 --height 300"
+                                          " --skinning dqs --precision fp16");
+    EXPECT_EQ(run.code, 0) << run.out;
+    EXPECT_NE(run.out.find("window: presented 12 frames, 16 instances, technique compute, skinning dqs/fp16/4"),
+              std::string::npos)
+        << run.out;
+    EXPECT_EQ(run.out.find("vulkan error"), std::string::npos) << run.out;
 }

@@ -96,6 +96,8 @@ class CrowdScene {
     void collectStats(uint32_t slot, FrameStats& stats) const;
 
     void setTintLevels(bool tint) { tintLevels_ = tint; }
+    // The largest error a level or shared pose may show, from the next frame on.
+    void setLodErrorPixels(float pixels) { settings_.lodErrorPixels = pixels; }
     const CrowdSettings& settings() const { return settings_; }
     Bounds worldBounds() const { return worldBounds_; }
     // Where the instances stand: the box of their placements (their feet, not their extent).
