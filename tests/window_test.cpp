@@ -1,5 +1,8 @@
 // The window path under Xvfb: opens, presents frames, follows a resize, closes cleanly, draws
 // its overlay over the crowd, with the validation layers silent.
+#include <memory>
+#include <span>
+
 #include <gtest/gtest.h>
 
 #include <imgui.h>
@@ -19,88 +22,106 @@
 
 using namespace horde;
 
-TEST(Window, PresentsResizesAndCloses) {
+namespace {
+
+// A device that presents, with validation on; destroyed by expectCleanShutdown.
+std::unique_ptr<Device> presentingDevice() {
     DeviceOptions options = test::testDeviceOptions();
     options.instanceExtensions = Window::requiredExtensions();
     options.swapchain = true;
-    auto device = std::make_unique<Device>(options);
+    return std::make_unique<Device>(options);
+}
+
+// Nothing left allocated, and the layers silent through vkDestroyDevice.
+void expectCleanShutdown(std::unique_ptr<Device>& device) {
     auto log = device->messageLog();
-    uint32_t presented = 0;
-    VkExtent2D finalExtent{};
-    {
-        GpuMeshAllocator allocator(*device);
-        Model model = buildMonster(allocator, MonsterParams{3, 6, 2});
-        Window window(320, 240, "horde window test");
-        Swapchain swapchain(*device, window, 2);
-        FrameSlots slots(*device, 2);
-        CrowdModel crowdModel(*device, model);
-        const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings;
-        settings.colorFormat = swapchain.format();
-        settings.ground = true;
-        CrowdScene crowd(*device, models, 16, settings);
-        OrbitCamera camera = frameBounds(crowd.worldBounds(), 4.0f / 3.0f);
-        bool resized = false;
-        for (uint32_t frame = 0; frame < 80 && presented < 24; ++frame) {
-            glfwPollEvents();
-            if (presented == 8 && !resized) {
-                glfwSetWindowSize(window.handle(), 200, 150);
-                resized = true;
-            }
-            if (swapchain.stale()) {
-                slots.waitAll();
-                swapchain.rebuild();
-                continue;
-            }
-            uint32_t slot = frame % 2;
-            slots.wait(slot);
-            Swapchain::Frame target;
-            if (!swapchain.acquire(slot, target)) continue;
-            VkCommandBuffer cmd = slots.begin(slot);
-            RenderTarget rt{target.color,   target.colorView, target.depth, target.depthView, target.samples,
-                            target.samplesView, swapchain.extent(),
-                            VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
-            crowd.recordFrame(cmd, slot, float(frame) / 30.0f, rt,
-                              orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), swapchain.extent().height));
-            slots.submit(slot, target.acquired, target.rendered);
-            if (swapchain.present(target)) ++presented;
-        }
-        slots.waitAll();
-        finalExtent = swapchain.extent();
-        EXPECT_TRUE(resized);
-    }
-    EXPECT_GE(presented, 24u);
-    EXPECT_EQ(finalExtent.width, 200u);
-    EXPECT_EQ(finalExtent.height, 150u);
     EXPECT_EQ(device->allocator().liveAllocations(), 0u);
     device.reset();
     EXPECT_EQ(log->error, 0u);
     EXPECT_EQ(log->warning, 0u);
 }
 
+// A 320 x 240 window, its swapchain and two frame slots, and a crowd of 16 small monsters framed
+// in it.
+struct WindowCrowd {
+    WindowCrowd(Device& device, const char* title)
+        : allocator(device), model(buildMonster(allocator, MonsterParams{3, 6, 2})), window(320, 240, title),
+          swapchain(device, window, 2), slots(device, 2), crowdModel(device, model),
+          crowd(device, std::span(&modelPointer, 1), 16, settingsFor(swapchain)),
+          camera(frameBounds(crowd.worldBounds(), 4.0f / 3.0f)) {}
+
+    ViewCamera view() const {
+        return orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), swapchain.extent().height);
+    }
+    static CrowdSettings settingsFor(const Swapchain& swapchain) {
+        CrowdSettings settings;
+        settings.colorFormat = swapchain.format();
+        settings.ground = true;
+        return settings;
+    }
+
+    GpuMeshAllocator allocator;
+    Model model;
+    Window window;
+    Swapchain swapchain;
+    FrameSlots slots;
+    CrowdModel crowdModel;
+    const CrowdModel* modelPointer = &crowdModel;
+    CrowdScene crowd;
+    OrbitCamera camera;
+};
+
+} // namespace
+
+TEST(Window, PresentsResizesAndCloses) {
+    auto device = presentingDevice();
+    uint32_t presented = 0;
+    VkExtent2D finalExtent{};
+    {
+        WindowCrowd w(*device, "horde window test");
+        bool resized = false;
+        for (uint32_t frame = 0; frame < 80 && presented < 24; ++frame) {
+            glfwPollEvents();
+            if (presented == 8 && !resized) {
+                glfwSetWindowSize(w.window.handle(), 200, 150);
+                resized = true;
+            }
+            if (w.swapchain.stale()) {
+                w.slots.waitAll();
+                w.swapchain.rebuild();
+                continue;
+            }
+            uint32_t slot = frame % 2;
+            w.slots.wait(slot);
+            Swapchain::Frame target;
+            if (!w.swapchain.acquire(slot, target)) continue;
+            VkCommandBuffer cmd = w.slots.begin(slot);
+            RenderTarget rt{target.color,   target.colorView,   target.depth,          target.depthView,
+                            target.samples, target.samplesView, w.swapchain.extent(), VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
+            w.crowd.recordFrame(cmd, slot, float(frame) / 30.0f, rt, w.view());
+            w.slots.submit(slot, target.acquired, target.rendered);
+            if (w.swapchain.present(target)) ++presented;
+        }
+        w.slots.waitAll();
+        finalExtent = w.swapchain.extent();
+        EXPECT_TRUE(resized);
+    }
+    EXPECT_GE(presented, 24u);
+    EXPECT_EQ(finalExtent.width, 200u);
+    EXPECT_EQ(finalExtent.height, 150u);
+    expectCleanShutdown(device);
+}
+
 // The overlay over a crowd, read back from the presented image: a panel of the ImGui frame drawn
 // opaque magenta covers its rectangle (text aside) and leaves the rest of the frame as the same
 // frame without it.
 TEST(Window, TheOverlayIsDrawnOverTheCrowd) {
-    DeviceOptions options = test::testDeviceOptions();
-    options.instanceExtensions = Window::requiredExtensions();
-    options.swapchain = true;
-    auto device = std::make_unique<Device>(options);
-    auto log = device->messageLog();
+    auto device = presentingDevice();
     {
-        GpuMeshAllocator allocator(*device);
-        Model model = buildMonster(allocator, MonsterParams{3, 6, 2});
-        Window window(320, 240, "horde overlay test");
-        Swapchain swapchain(*device, window, 2);
+        WindowCrowd w(*device, "horde overlay test");
+        Swapchain& swapchain = w.swapchain;
+        FrameSlots& slots = w.slots;
         ASSERT_TRUE(swapchain.readable()) << "Xvfb's surface lets its images be copied from";
-        FrameSlots slots(*device, 2);
-        CrowdModel crowdModel(*device, model);
-        const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings;
-        settings.colorFormat = swapchain.format();
-        settings.ground = true;
-        CrowdScene crowd(*device, models, 16, settings);
-        const OrbitCamera camera = frameBounds(crowd.worldBounds(), 4.0f / 3.0f);
         ImGui::CreateContext();
         ImGui::GetIO().DisplaySize = ImVec2(320, 240);
         ImGui::GetIO().IniFilename = nullptr;
@@ -127,7 +148,7 @@ TEST(Window, TheOverlayIsDrawnOverTheCrowd) {
             VkCommandBuffer cmd = slots.begin(slot);
             RenderTarget rt{target.color,   target.colorView,   target.depth, target.depthView,
                             target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-            crowd.recordFrame(cmd, slot, 0.5f, rt, orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), extent.height));
+            w.crowd.recordFrame(cmd, slot, 0.5f, rt, w.view());
             overlay.record(cmd, slot, *ImGui::GetDrawData(), target.color, target.colorView, extent,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
             VkBufferImageCopy region{};
@@ -167,10 +188,7 @@ TEST(Window, TheOverlayIsDrawnOverTheCrowd) {
         slots.waitAll();
         ImGui::DestroyContext();
     }
-    EXPECT_EQ(device->allocator().liveAllocations(), 0u);
-    device.reset();
-    EXPECT_EQ(log->error, 0u);
-    EXPECT_EQ(log->warning, 0u);
+    expectCleanShutdown(device);
 }
 
 // The interactive crowd itself, its overlay panel drawn every frame, under validation.
