@@ -54,10 +54,13 @@ void counters(const FrameCounts& counts, const PassTimes& median) {
                 median.poseMs, median.skinMs, median.drawMs);
     ImGui::Text("visible %u of %u   triangles %.2f M   skinned %.2f M", counts.visible, counts.instances,
                 double(counts.triangles) * 1e-6, double(counts.skinnedVertices) * 1e-6);
-    std::string levels;
-    for (size_t l = 0; l < counts.perLevel.size(); ++l)
-        if (counts.perLevel[l]) levels += " L" + std::to_string(l) + ":" + std::to_string(counts.perLevel[l]);
-    ImGui::Text("levels%s", levels.empty() ? " -" : levels.c_str());
+    // Written into a fixed buffer: the panel allocates nothing per frame.
+    char levels[256] = " -";
+    size_t at = 0;
+    for (size_t l = 0; l < counts.perLevel.size() && at + 24 < sizeof levels; ++l)
+        if (counts.perLevel[l])
+            at += size_t(std::snprintf(levels + at, sizeof levels - at, " L%zu:%u", l, counts.perLevel[l]));
+    ImGui::Text("levels%s", levels);
     ImGui::Text("poses %u own, %u shared", counts.ownPoses, counts.sharedPoses);
     if (counts.dropped)
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "dropped %u: the vertex pool could not hold them",
