@@ -49,7 +49,8 @@ std::vector<uint32_t> parseCounts(const std::string& text) {
 std::vector<std::pair<bool, SkinOptions>> techniques(const std::vector<Model*>& models) {
     bool more = false;
     for (const Model* m : models)
-        for (const Mesh& mesh : m->meshes) more |= mesh.layout().moreInfluences;
+        for (const Mesh& mesh : m->meshes)
+            more |= mesh.layout().moreInfluences;
     std::vector<std::pair<bool, SkinOptions>> out;
     for (bool vertex : {false, true})
         for (Skinning skinning : {Skinning::Lbs, Skinning::Dqs})
@@ -83,10 +84,11 @@ ProfileRun measure(Device& device, CrowdScene& scene, const ViewCamera& view, co
 
 std::string commandLine(const ProfileArgs& a, const std::vector<ModelInput>& inputs) {
     std::string line = "horde profile";
-    for (const ModelInput& input : inputs) line += " --model " + input.model;
+    for (const ModelInput& input : inputs)
+        line += " --model " + input.model;
     return line + " --counts " + a.counts + " --frames " + std::to_string(a.frames) + " --width " +
-           std::to_string(a.width) + " --height " + std::to_string(a.height) + " --lod " + a.crowd.lod + " --cull " +
-           a.crowd.cull + " --view " + a.crowd.view + " --out " + a.out;
+           std::to_string(a.width) + " --height " + std::to_string(a.height) + " --lod " + a.crowd.lod +
+           " --cull " + a.crowd.cull + " --view " + a.crowd.view + " --out " + a.out;
 }
 
 int run(ProfileArgs& a) {
@@ -100,13 +102,15 @@ int run(ProfileArgs& a) {
     std::vector<Model*> models;
     const std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
     if (inputs.empty()) return kExitBadInput;
-    if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk) return session.finish(code);
+    if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk)
+        return session.finish(code);
     Device& device = *session.device;
     Profile profile;
     profile.device = device.name();
     profile.driver = device.driver();
     profile.command = commandLine(a, inputs);
-    for (const ModelInput& input : inputs) profile.models.push_back(input.model);
+    for (const ModelInput& input : inputs)
+        profile.models.push_back(input.model);
     profile.width = a.width;
     profile.height = a.height;
     profile.frames = a.frames;
@@ -116,13 +120,16 @@ int run(ProfileArgs& a) {
             crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
         const std::vector<std::pair<bool, SkinOptions>> all = techniques(models);
         if (all.size() < 16)
-            profile.notes.push_back("No mesh keeps more than four influences, so eight-influence runs are left out "
-                                    "(they would blend the same four).");
+            profile.notes.push_back(
+                "No mesh keeps more than four influences, so eight-influence runs are left out "
+                "(they would blend the same four).");
         if (!device.pipelineStatistics())
-            profile.notes.push_back("This device has no pipeline-statistics queries: invocations are not counted.");
+            profile.notes.push_back(
+                "This device has no pipeline-statistics queries: invocations are not counted.");
         if (device.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
-            profile.notes.push_back("This device runs on the CPU: its compute and vertex work share the CPU's cores, "
-                                    "so the figures are the CPU's costs, not a GPU's.");
+            profile.notes.push_back(
+                "This device runs on the CPU: its compute and vertex work share the CPU's cores, "
+                "so the figures are the CPU's costs, not a GPU's.");
         for (uint32_t count : counts)
             for (const auto& [vertex, skin] : all) {
                 CrowdSettings settings =
@@ -137,9 +144,10 @@ int run(ProfileArgs& a) {
                 r.vertexTechnique = vertex;
                 r.skin = skin;
                 r.count = count;
-                std::printf("profile: %6u %-20s %9.2f ms a frame (skin %.2f, draw %.2f), %llu skinned vertices\n",
-                            count, r.name().c_str(), r.gpu.totalMs(), r.gpu.skinMs, r.gpu.drawMs,
-                            static_cast<unsigned long long>(r.counts.skinnedVertices));
+                std::printf(
+                    "profile: %6u %-20s %9.2f ms a frame (skin %.2f, draw %.2f), %llu skinned vertices\n",
+                    count, r.name().c_str(), r.gpu.totalMs(), r.gpu.skinMs, r.gpu.drawMs,
+                    static_cast<unsigned long long>(r.counts.skinnedVertices));
                 std::fflush(stdout);
                 profile.runs.push_back(r);
             }
@@ -159,7 +167,8 @@ int run(ProfileArgs& a) {
 
 Command addProfileCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
-        "profile", "every skinning technique over crowd sizes on this device, into a report (index.html, profile.json)");
+        "profile",
+        "every skinning technique over crowd sizes on this device, into a report (index.html, profile.json)");
     auto args = std::make_shared<ProfileArgs>();
     args->input.addOptions(*cmd, false);
     cmd->add_option("--model", args->modelValues, "model file(s) or folder(s), or `monster` (default)")

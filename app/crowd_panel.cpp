@@ -27,14 +27,17 @@ void rollingGraph(const PassHistory& history) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 22, 26, 230));
     double most = 1e-3;
-    for (size_t i = 0; i < history.size(); ++i) most = std::max(most, history.at(i).totalMs());
+    for (size_t i = 0; i < history.size(); ++i)
+        most = std::max(most, history.at(i).totalMs());
     const float column = size.x / float(PassHistory::kFrames);
     for (size_t i = 0; i < history.size(); ++i) {
         const float x = origin.x + size.x - float(history.size() - i) * column;
         float y = origin.y + size.y;
         for (int pass = 0; pass < 5; ++pass) {
             const float h = float(passMs(history.at(i), pass) / most) * size.y;
-            if (h > 0.0f) draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + std::max(column, 1.0f), y), kPassColors[pass]);
+            if (h > 0.0f)
+                draw->AddRectFilled(ImVec2(x, y - h), ImVec2(x + std::max(column, 1.0f), y),
+                                    kPassColors[pass]);
             y -= h;
         }
     }
@@ -80,16 +83,21 @@ void controlsOf(CrowdControls& c, uint32_t maxSamples) {
         c.count = uint32_t(std::clamp(count, 1, 1 << 20));
         c.rebuild = true;
     }
-    ImGui::SliderFloat("LOD error (px)", &c.lodErrorPixels, 0.05f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("LOD error (px)", &c.lodErrorPixels, 0.05f, 8.0f, "%.2f",
+                       ImGuiSliderFlags_Logarithmic);
     static const char* const techniques[] = {"compute", "vertex"};
     static const char* const skinnings[] = {"lbs", "dqs"};
     static const char* const precisions[] = {"fp32", "fp16"};
     static const char* const influences[] = {"4", "8"};
-    int technique = c.technique == Technique::Vertex ? 1 : 0, skinning = c.skin.skinning == Skinning::Dqs ? 1 : 0,
+    int technique = c.technique == Technique::Vertex ? 1 : 0,
+        skinning = c.skin.skinning == Skinning::Dqs ? 1 : 0,
         precision = c.skin.precision == Precision::Fp16 ? 1 : 0, eight = c.skin.influences > 4 ? 1 : 0;
-    if (choice("technique", technique, techniques, 2)) c.technique = technique ? Technique::Vertex : Technique::Compute;
-    if (choice("skinning", skinning, skinnings, 2)) c.skin.skinning = skinning ? Skinning::Dqs : Skinning::Lbs;
-    if (choice("precision", precision, precisions, 2)) c.skin.precision = precision ? Precision::Fp16 : Precision::Fp32;
+    if (choice("technique", technique, techniques, 2))
+        c.technique = technique ? Technique::Vertex : Technique::Compute;
+    if (choice("skinning", skinning, skinnings, 2))
+        c.skin.skinning = skinning ? Skinning::Dqs : Skinning::Lbs;
+    if (choice("precision", precision, precisions, 2))
+        c.skin.precision = precision ? Precision::Fp16 : Precision::Fp32;
     if (choice("influences", eight, influences, 2)) c.skin.influences = eight ? 8u : 4u;
     if (ImGui::Checkbox("textures", &c.textures)) c.rebuild = true;
     static const char* const samples[] = {"1", "2", "4", "8"};

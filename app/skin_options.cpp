@@ -21,8 +21,8 @@ void SkinArgs::addOptions(CLI::App& command) {
 }
 
 SkinOptions SkinArgs::options() const {
-    return {parseSkinning(skinning).value_or(Skinning::Lbs), parsePrecision(precision).value_or(Precision::Fp32),
-            influences};
+    return {parseSkinning(skinning).value_or(Skinning::Lbs),
+            parsePrecision(precision).value_or(Precision::Fp32), influences};
 }
 
 } // namespace horde

@@ -34,7 +34,8 @@ class PassTiming : public test::VulkanTest {
         HeadlessOptions options;
         options.width = options.height = 64;
         options.frames = 5;
-        return renderHeadless(device(), scene, orbitView(camera, 1.0f, scene.worldBounds().radius(), 64), options)
+        return renderHeadless(device(), scene, orbitView(camera, 1.0f, scene.worldBounds().radius(), 64),
+                              options)
             .stats;
     }
     void TearDown() override {
@@ -51,8 +52,10 @@ class PassTiming : public test::VulkanTest {
 TEST_F(PassTiming, TheSkinPassCarriesItsOwnTime) {
     const FrameStats stats = run(Technique::Compute, 48);
     const PassTimes median = stats.medianGpu();
-    EXPECT_GT(median.skinMs, 4.0 * median.poseMs) << "skin " << median.skinMs << " ms, pose " << median.poseMs;
-    EXPECT_GT(median.skinMs, 4.0 * median.sampleMs) << "skin " << median.skinMs << " ms, sample " << median.sampleMs;
+    EXPECT_GT(median.skinMs, 4.0 * median.poseMs)
+        << "skin " << median.skinMs << " ms, pose " << median.poseMs;
+    EXPECT_GT(median.skinMs, 4.0 * median.sampleMs)
+        << "skin " << median.skinMs << " ms, sample " << median.sampleMs;
 }
 
 TEST_F(PassTiming, InvocationsAreTheDispatchedWorkgroups) {

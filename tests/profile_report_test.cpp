@@ -9,7 +9,8 @@ using namespace horde;
 
 namespace {
 
-ProfileRun runOf(bool vertex, Skinning skinning, uint32_t count, double skinMs, double drawMs, uint64_t vertices) {
+ProfileRun runOf(bool vertex, Skinning skinning, uint32_t count, double skinMs, double drawMs,
+                 uint64_t vertices) {
     ProfileRun r;
     r.vertexTechnique = vertex;
     r.skin.skinning = skinning;
@@ -27,16 +28,21 @@ Profile handMade() {
     p.models = {"monster"};
     p.counts = {100, 1000};
     // At 100 the vertex technique wins (no skin pass); at 1000 dual quaternions in a compute pass.
-    p.runs = {runOf(false, Skinning::Lbs, 100, 2.0, 10.0, 8000), runOf(false, Skinning::Dqs, 100, 2.5, 10.0, 8000),
-              runOf(true, Skinning::Lbs, 100, 0.0, 11.0, 8000), runOf(false, Skinning::Lbs, 1000, 20.0, 60.0, 80000),
-              runOf(false, Skinning::Dqs, 1000, 15.0, 60.0, 80000), runOf(true, Skinning::Lbs, 1000, 0.0, 90.0, 80000)};
-    p.runs[0].invocations = PassInvocations{{0, 0, 64}, {0, 0, 128}, {0, 0, 128}, {0, 0, 8000}, {9000, 40000, 0}};
+    p.runs = {runOf(false, Skinning::Lbs, 100, 2.0, 10.0, 8000),
+              runOf(false, Skinning::Dqs, 100, 2.5, 10.0, 8000),
+              runOf(true, Skinning::Lbs, 100, 0.0, 11.0, 8000),
+              runOf(false, Skinning::Lbs, 1000, 20.0, 60.0, 80000),
+              runOf(false, Skinning::Dqs, 1000, 15.0, 60.0, 80000),
+              runOf(true, Skinning::Lbs, 1000, 0.0, 90.0, 80000)};
+    p.runs[0].invocations =
+        PassInvocations{{0, 0, 64}, {0, 0, 128}, {0, 0, 128}, {0, 0, 8000}, {9000, 40000, 0}};
     return p;
 }
 
 size_t occurrences(const std::string& text, const std::string& what) {
     size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
     return n;
 }
 
@@ -45,7 +51,7 @@ size_t occurrences(const std::string& text, const std::string& what) {
 TEST(ProfileReport, TheWinnerIsTheLeastGpuTimeAtEachSize) {
     const Profile p = handMade();
     ASSERT_NE(p.winner(100), nullptr);
-    EXPECT_EQ(p.winner(100)->name(), "vertex-lbs-fp32-4"); // 12 ms against 13 and 13.5
+    EXPECT_EQ(p.winner(100)->name(), "vertex-lbs-fp32-4");   // 12 ms against 13 and 13.5
     EXPECT_EQ(p.winner(1000)->name(), "compute-dqs-fp32-4"); // 76 ms against 81 and 91
     EXPECT_EQ(p.winner(5), nullptr);
 }

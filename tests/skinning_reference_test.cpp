@@ -14,7 +14,8 @@ using namespace horde;
 namespace {
 
 void expectNear(glm::dvec3 a, glm::dvec3 b, double eps = 1e-12) {
-    for (int i = 0; i < 3; ++i) EXPECT_NEAR(a[i], b[i], eps) << "component " << i;
+    for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(a[i], b[i], eps) << "component " << i;
 }
 
 // One skinned mesh of the given vertices, each with its influences (at most eight).
@@ -37,7 +38,8 @@ Mesh meshOf(HeapMeshAllocator& allocator, const std::vector<glm::vec3>& position
 }
 
 glm::dmat4 halfTurnAboutX() {
-    return glm::dmat4(glm::dvec4(1, 0, 0, 0), glm::dvec4(0, -1, 0, 0), glm::dvec4(0, 0, -1, 0), glm::dvec4(0, 0, 0, 1));
+    return glm::dmat4(glm::dvec4(1, 0, 0, 0), glm::dvec4(0, -1, 0, 0), glm::dvec4(0, 0, -1, 0),
+                      glm::dvec4(0, 0, 0, 1));
 }
 
 } // namespace
@@ -49,7 +51,8 @@ glm::dmat4 halfTurnAboutX() {
 // 2 atan(3) (sine 3/5, cosine -4/5), (0, -3/5, -4/5), with dual quaternions.
 TEST(DualQuaternionSkinning, KeepsTheVolumeTheLinearBlendCollapses) {
     HeapMeshAllocator allocator;
-    Mesh mesh = meshOf(allocator, {{0, 1, 0}, {0, 0, 1}}, {{{0, 0.5f}, {1, 0.5f}}, {{0, 0.25f}, {1, 0.75f}}}, false);
+    Mesh mesh =
+        meshOf(allocator, {{0, 1, 0}, {0, 0, 1}}, {{{0, 0.5f}, {1, 0.5f}}, {{0, 0.25f}, {1, 0.75f}}}, false);
     const std::vector<glm::dmat4> palette = {glm::dmat4(1.0), halfTurnAboutX()};
     std::vector<glm::dvec3> linear(2), linearNormals(2), dual(2), dualNormals(2);
     skinMesh(mesh, palette, linear, linearNormals);
@@ -75,7 +78,8 @@ TEST(DualQuaternionSkinning, ARigidJointMovesAsItsMatrix) {
     const DualQuaternionBlend b = blendDualQuaternions(std::span(&j, 1), joint, whole);
     for (glm::dvec3 p : {glm::dvec3(1, 2, 3), glm::dvec3(-4, 0.5, 0), glm::dvec3(0)}) {
         expectNear(b.position(p), glm::dvec3(m * glm::dvec4(p, 1.0)), 1e-12);
-        expectNear(b.normal(glm::normalize(p + glm::dvec3(0.1))), glm::dmat3(m) * glm::normalize(p + glm::dvec3(0.1)), 1e-12);
+        expectNear(b.normal(glm::normalize(p + glm::dvec3(0.1))),
+                   glm::dmat3(m) * glm::normalize(p + glm::dvec3(0.1)), 1e-12);
     }
 }
 
@@ -88,18 +92,22 @@ TEST(DualQuaternionSkinning, TheStretchComesApartFromTheRotation) {
     m[3] = glm::dvec4(1, 2, 3, 1);
     const DualQuaternionJoint j = dualQuaternionJoint(m);
     const glm::dquat expected = rotation.w < 0.0 ? -rotation : rotation;
-    for (int i = 0; i < 4; ++i) EXPECT_NEAR(j.real[i], expected[i], 1e-12);
-    for (int c = 0; c < 3; ++c) expectNear(j.stretch[c], stretch[c], 1e-12);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_NEAR(j.real[i], expected[i], 1e-12);
+    for (int c = 0; c < 3; ++c)
+        expectNear(j.stretch[c], stretch[c], 1e-12);
     const uint32_t joint[] = {0};
     const double whole[] = {1.0};
     expectNear(blendDualQuaternions(std::span(&j, 1), joint, whole).position({1, 1, 1}),
                glm::dvec3(m * glm::dvec4(1, 1, 1, 1)), 1e-12);
 
-    glm::dmat4 mirror(glm::mat3_cast(rotation) * glm::dmat3(glm::dvec3(-1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1)));
+    glm::dmat4 mirror(glm::mat3_cast(rotation) *
+                      glm::dmat3(glm::dvec3(-1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1)));
     const DualQuaternionJoint flipped = dualQuaternionJoint(mirror);
     EXPECT_LT(glm::determinant(flipped.stretch), 0.0);
     const glm::dmat3 rebuilt = glm::mat3_cast(flipped.real) * flipped.stretch;
-    for (int c = 0; c < 3; ++c) expectNear(rebuilt[c], glm::dmat3(mirror)[c], 1e-12);
+    for (int c = 0; c < 3; ++c)
+        expectNear(rebuilt[c], glm::dmat3(mirror)[c], 1e-12);
     // Scaled to nothing: no rotation, and the vertex goes where the matrix sends it.
     glm::dmat4 nothing(0.0);
     nothing[3] = glm::dvec4(4, 5, 6, 1);
@@ -115,19 +123,22 @@ TEST(EightInfluences, BlendEveryKeptInfluenceByItsShare) {
     const EightInfluences eight = strongestEight(six);
     EXPECT_EQ(eight.joints, glm::u16vec4(1, 4, 2, 5));
     const glm::vec4 strongest(4.0f, 3.0f, 2.0f, 1.5f);
-    for (int k = 0; k < 4; ++k) EXPECT_FLOAT_EQ(eight.weights[k], strongest[k] / 10.5f);
+    for (int k = 0; k < 4; ++k)
+        EXPECT_FLOAT_EQ(eight.weights[k], strongest[k] / 10.5f);
     EXPECT_EQ(eight.more.joints, glm::u16vec4(0, 3, 0, 0));
     EXPECT_FLOAT_EQ(eight.more.weights[0], 1.0f / 12.0f);
     EXPECT_FLOAT_EQ(eight.more.weights[1], 0.5f / 12.0f);
     const FourInfluences four = strongestFour(six);
     EXPECT_EQ(four.joints, eight.joints);
-    for (int k = 0; k < 4; ++k) EXPECT_FLOAT_EQ(four.weights[k], eight.weights[k]);
+    for (int k = 0; k < 4; ++k)
+        EXPECT_FLOAT_EQ(four.weights[k], eight.weights[k]);
 
     // Joint j moves the vertex by j along x: the blend moves it by the weighted mean of j.
     HeapMeshAllocator allocator;
     Mesh mesh = meshOf(allocator, {{0, 0, 1}}, {six}, true);
     std::vector<glm::dmat4> palette;
-    for (int j = 0; j < 6; ++j) palette.push_back(glm::translate(glm::dmat4(1.0), glm::dvec3(j, 0, 0)));
+    for (int j = 0; j < 6; ++j)
+        palette.push_back(glm::translate(glm::dmat4(1.0), glm::dvec3(j, 0, 0)));
     std::vector<glm::dvec3> p(1), n(1);
     skinMesh(mesh, palette, p, n, 8);
     EXPECT_NEAR(p[0].x, (0 * 1.0 + 1 * 4.0 + 2 * 2.0 + 3 * 0.5 + 4 * 3.0 + 5 * 1.5) / 12.0, 1e-6);
@@ -143,7 +154,8 @@ TEST(EightInfluences, BlendEveryKeptInfluenceByItsShare) {
 
 TEST(EightInfluences, PastEightTheWeakestAreDroppedAndCounted) {
     std::vector<Influence> ten;
-    for (uint32_t j = 0; j < 10; ++j) ten.push_back({j, float(j + 1)});
+    for (uint32_t j = 0; j < 10; ++j)
+        ten.push_back({j, float(j + 1)});
     const EightInfluences eight = strongestEight(ten);
     EXPECT_EQ(eight.dropped, 2u);
     EXPECT_FLOAT_EQ(eight.droppedMax, 2.0f / 55.0f);
@@ -154,11 +166,14 @@ TEST(EightInfluences, PastEightTheWeakestAreDroppedAndCounted) {
 
 TEST(DualQuaternionSkinning, OnlyScaledSkeletonsNeedTheStretch) {
     Model model;
-    model.nodes = {Node{"root"}, Node{"arm", 0, glm::vec3(0, 1, 0), glm::angleAxis(0.5f, glm::vec3(0, 0, 1))}};
-    model.skins.push_back(Skin{{0, 1}, {glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0, -1, 0))}});
+    model.nodes = {Node{"root"},
+                   Node{"arm", 0, glm::vec3(0, 1, 0), glm::angleAxis(0.5f, glm::vec3(0, 0, 1))}};
+    model.skins.push_back(
+        Skin{{0, 1}, {glm::mat4(1.0f), glm::translate(glm::mat4(1.0f), glm::vec3(0, -1, 0))}});
     EXPECT_FALSE(jointsMayStretch(model));
     Clip clip;
-    clip.channels.push_back(Channel{1, ChannelPath::Scale, Interpolation::Linear, {0.0f}, {glm::vec4(1, 1, 1, 0)}});
+    clip.channels.push_back(
+        Channel{1, ChannelPath::Scale, Interpolation::Linear, {0.0f}, {glm::vec4(1, 1, 1, 0)}});
     model.clips.push_back(clip);
     EXPECT_FALSE(jointsMayStretch(model)) << "a scale channel that keeps one";
     model.clips[0].channels[0].values[0] = glm::vec4(1, 2, 1, 0);

@@ -71,12 +71,13 @@ nlohmann::json runJson(const ProfileRun& r) {
 
 nlohmann::json Profile::json() const {
     nlohmann::json runsJson = nlohmann::json::array(), winners = nlohmann::json::array();
-    for (const ProfileRun& r : runs) runsJson.push_back(runJson(r));
+    for (const ProfileRun& r : runs)
+        runsJson.push_back(runJson(r));
     for (uint32_t count : counts)
         if (const ProfileRun* w = winner(count))
             winners.push_back({{"count", count}, {"name", w->name()}, {"gpu_ms", w->gpu.totalMs()}});
-    return {{"device", device}, {"driver", driver},  {"command", command}, {"models", models},
-            {"width", width},   {"height", height},  {"frames", frames},   {"counts", counts},
+    return {{"device", device}, {"driver", driver},   {"command", command}, {"models", models},
+            {"width", width},   {"height", height},   {"frames", frames},   {"counts", counts},
             {"runs", runsJson}, {"winners", winners}, {"notes", notes}};
 }
 

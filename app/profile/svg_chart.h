@@ -24,7 +24,8 @@ struct Bar {
     std::string label;
     std::vector<double> parts;
 };
-std::string stackedBars(const std::string& title, const std::string& unit, const std::vector<std::string>& partNames,
-                        const std::vector<std::string>& partColors, const std::vector<Bar>& bars);
+std::string stackedBars(const std::string& title, const std::string& unit,
+                        const std::vector<std::string>& partNames, const std::vector<std::string>& partColors,
+                        const std::vector<Bar>& bars);
 
 } // namespace horde

@@ -12,7 +12,8 @@ constexpr double kSingular = 1e-9;
 
 double frobenius(const glm::dmat3& m) {
     double sum = 0.0;
-    for (int c = 0; c < 3; ++c) sum += glm::dot(m[c], m[c]);
+    for (int c = 0; c < 3; ++c)
+        sum += glm::dot(m[c], m[c]);
     return std::sqrt(sum);
 }
 
@@ -118,9 +119,10 @@ glm::dvec3 DualQuaternionBlend::normal(glm::dvec3 n) const {
     // The stretch's inverse transpose times its determinant (the cofactors, defined for a
     // singular stretch too), with the determinant's sign taken out again so a mirror keeps the
     // normal outward.
-    const glm::dvec3 a(stretch[0][0], stretch[1][0], stretch[2][0]), b(stretch[0][1], stretch[1][1], stretch[2][1]),
-        c(stretch[0][2], stretch[1][2], stretch[2][2]);
-    const glm::dvec3 cofactor(glm::dot(glm::cross(b, c), n), glm::dot(glm::cross(c, a), n), glm::dot(glm::cross(a, b), n));
+    const glm::dvec3 a(stretch[0][0], stretch[1][0], stretch[2][0]),
+        b(stretch[0][1], stretch[1][1], stretch[2][1]), c(stretch[0][2], stretch[1][2], stretch[2][2]);
+    const glm::dvec3 cofactor(glm::dot(glm::cross(b, c), n), glm::dot(glm::cross(c, a), n),
+                              glm::dot(glm::cross(a, b), n));
     const glm::dvec3 m = rotate(real, cofactor);
     const double length = glm::length(m);
     return length > 0.0 ? m * (glm::dot(a, glm::cross(b, c)) < 0.0 ? -1.0 : 1.0) / length : m;

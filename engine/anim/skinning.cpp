@@ -31,7 +31,8 @@ std::string skinName(const SkinOptions& skin) {
 
 uint32_t paletteEntryBytes(const SkinOptions& skin) {
     const bool half = skin.precision == Precision::Fp16;
-    if (skin.skinning == Skinning::Dqs) return 4 * (half ? HORDE_PALETTE_WORDS_DQS_HALF : HORDE_PALETTE_WORDS_DQS);
+    if (skin.skinning == Skinning::Dqs)
+        return 4 * (half ? HORDE_PALETTE_WORDS_DQS_HALF : HORDE_PALETTE_WORDS_DQS);
     return 4 * (half ? HORDE_PALETTE_WORDS_LBS_HALF : HORDE_PALETTE_WORDS_LBS);
 }
 

@@ -14,7 +14,8 @@ namespace horde {
 namespace {
 constexpr VkBufferUsageFlags kOverlayVertexUsage = kStorageUsage;
 constexpr VkBufferUsageFlags kOverlayIndexUsage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
-static_assert(sizeof(ImDrawVert) == 20 && sizeof(ImDrawIdx) == 2, "overlay.vert reads ImGui's vertex as it is");
+static_assert(sizeof(ImDrawVert) == 20 && sizeof(ImDrawIdx) == 2,
+              "overlay.vert reads ImGui's vertex as it is");
 } // namespace
 
 Overlay::Overlay(Device& device, VkFormat colorFormat, uint32_t slots) : device_(device), slots_(slots) {
@@ -97,13 +98,15 @@ void Overlay::record(VkCommandBuffer cmd, uint32_t slotIndex, const ImDrawData& 
             const ImDrawList* list = data.CmdLists[l];
             for (const ImDrawCmd& c : list->CmdBuffer) {
                 // Clip rectangles in pixels, within the image.
-                const float x0 = std::max(c.ClipRect.x - origin.x, 0.0f), y0 = std::max(c.ClipRect.y - origin.y, 0.0f);
+                const float x0 = std::max(c.ClipRect.x - origin.x, 0.0f),
+                            y0 = std::max(c.ClipRect.y - origin.y, 0.0f);
                 const float x1 = std::min(c.ClipRect.z - origin.x, float(extent.width));
                 const float y1 = std::min(c.ClipRect.w - origin.y, float(extent.height));
                 if (x1 <= x0 || y1 <= y0 || c.UserCallback) continue;
                 VkRect2D scissor{{int32_t(x0), int32_t(y0)}, {uint32_t(x1 - x0), uint32_t(y1 - y0)}};
                 vkCmdSetScissor(cmd, 0, 1, &scissor);
-                vkCmdDrawIndexed(cmd, c.ElemCount, 1, firstIndex + c.IdxOffset, int32_t(firstVertex + c.VtxOffset), 0);
+                vkCmdDrawIndexed(cmd, c.ElemCount, 1, firstIndex + c.IdxOffset,
+                                 int32_t(firstVertex + c.VtxOffset), 0);
             }
             firstVertex += uint32_t(list->VtxBuffer.Size);
             firstIndex += uint32_t(list->IdxBuffer.Size);

@@ -10,9 +10,10 @@ namespace horde {
 
 namespace {
 // In the order Vulkan writes them: by increasing bit.
-constexpr VkQueryPipelineStatisticFlags kCounted = VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT |
-                                                   VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT |
-                                                   VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+constexpr VkQueryPipelineStatisticFlags kCounted =
+    VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT |
+    VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT |
+    VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
 constexpr uint32_t kValues = 3;
 } // namespace
 
@@ -67,8 +68,9 @@ uint32_t PassStatisticsQueries::end(VkCommandBuffer cmd, uint32_t query) {
 
 std::optional<PassInvocations> PassStatisticsQueries::read() const {
     if (!pool_) return std::nullopt;
-    const VkResult r = vkGetQueryPoolResults(device_->get(), pool_, 0, count_, results_.size() * sizeof(uint64_t),
-                                             results_.data(), kValues * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    const VkResult r =
+        vkGetQueryPoolResults(device_->get(), pool_, 0, count_, results_.size() * sizeof(uint64_t),
+                              results_.data(), kValues * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (r != VK_SUCCESS) return std::nullopt;
     auto at = [&](uint32_t query) {
         const uint64_t* v = &results_[size_t(query) * kValues];
