@@ -129,16 +129,18 @@ int runHeadless(CrowdArgs& a) {
             std::printf("warning: %s\n", w.c_str());
         const std::vector<std::string> missing = missingTextures(models, inputs);
         std::printf(
-            "crowd: %u instances, technique %s, lod %s (%.2f px), cull %s, textures %s (%u images), view %s, "
-            "%.1f MiB per frame slot\n",
-            scene.instanceCount(), a.crowd.technique.c_str(), a.crowd.lod.c_str(),
+            "crowd: %u instances, technique %s, skinning %s, lod %s (%.2f px), cull %s, textures %s (%u images), "
+            "view %s, %.1f MiB per frame slot\n",
+            scene.instanceCount(), a.crowd.technique.c_str(), skinName(scene.settings().skin).c_str(), a.crowd.lod.c_str(),
             double(a.crowd.lodErrorPixels), a.crowd.cull.c_str(), a.crowd.textures.c_str(),
             scene.materials().textureCount(), a.crowd.view.c_str(),
             double(scene.slotBytes()) / (1024.0 * 1024.0));
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f)
             std::printf("%s\n", result.stats.frameLine(f).c_str());
+        if (const std::string line = result.stats.firstFrameLine(); !line.empty()) std::printf("%s\n", line.c_str());
         std::printf("median: %s\n", result.stats.summary().c_str());
+        if (const std::string line = result.stats.invocationsLine(); !line.empty()) std::printf("%s\n", line.c_str());
         if (const std::string dropped = result.stats.droppedLine(); !dropped.empty())
             std::printf("%s\n", dropped.c_str());
         if (!missing.empty()) std::printf("textures not found: %zu\n", missing.size());

@@ -11,6 +11,7 @@
 #include "crowd/layout.h"
 #include "render/crowd_scene.h"
 #include "render/headless.h"
+#include "skin_options.h"
 
 namespace horde {
 
@@ -21,6 +22,7 @@ struct PoseArgs {
     std::string clip, out;
     double time = 0.0;
     bool cpu = false;
+    SkinArgs skin;
 };
 
 nlohmann::json meshJson(const std::string& name, const std::vector<glm::dvec3>& positions,
@@ -59,7 +61,7 @@ int runCpu(PoseArgs& a) {
     }
     int clip;
     if (int code = clipOrError(*model, a, clip)) return code;
-    std::vector<PosedMesh> posed = poseModel(*model, Playback{clip, 0.0, 1.0, true}, a.time);
+    std::vector<PosedMesh> posed = poseModel(*model, Playback{clip, 0.0, 1.0, true}, a.time, a.skin.options());
     nlohmann::json doc{{"meshes", nlohmann::json::array()}};
     for (size_t m = 0; m < posed.size(); ++m)
         doc["meshes"].push_back(meshJson(model->meshes[m].name, posed[m].positions, posed[m].normals));
@@ -78,7 +80,9 @@ int runGpu(PoseArgs& a) {
         const std::vector<gpu::InstanceRecord> instances = {
             gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)}};
         const CrowdModel* models[] = {&crowdModel};
-        CrowdScene scene(*session.device, models, {instances}, singleInstanceSettings(1));
+        CrowdSettings settings = singleInstanceSettings(1);
+        settings.skin = a.skin.options();
+        CrowdScene scene(*session.device, models, {instances}, settings);
         session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, float(a.time), ViewCamera{}); });
         for (uint32_t m = 0; m < model.meshes.size(); ++m) {
             std::vector<glm::vec3> p = scene.readSkinned(0, 0, m, false), n = scene.readSkinned(0, 0, m, true);
@@ -100,6 +104,7 @@ Command addPoseCommand(CLI::App& app) {
                     "seconds into the clip; the end is inclusive (its duration gives the last key) and a "
                     "loop wraps only past it");
     cmd->add_flag("--cpu", args->cpu, "use the double-precision CPU reference instead of the GPU passes");
+    args->skin.addOptions(*cmd);
     cmd->add_option("--out", args->out, "JSON file to write")->required();
     return {cmd, [args] { return args->cpu ? runCpu(*args) : runGpu(*args); }};
 }

@@ -8,6 +8,7 @@
 #include "crowd/view.h"
 #include "gpu_session.h"
 #include "render/headless.h"
+#include "skin_options.h"
 #include "view_options.h"
 
 namespace horde {
@@ -20,11 +21,12 @@ struct RenderArgs {
     double time = 0.0;
     uint32_t width = 1024, height = 768;
     ViewOptions picture;
+    SkinArgs skin;
 };
 
-Bounds posedBounds(const Model& model, const Playback& playback, double time) {
+Bounds posedBounds(const Model& model, const Playback& playback, double time, const SkinOptions& skin) {
     Bounds b{glm::vec3(1e30f), glm::vec3(-1e30f)};
-    for (const PosedMesh& mesh : poseModel(model, playback, time))
+    for (const PosedMesh& mesh : poseModel(model, playback, time, skin))
         for (glm::dvec3 p : mesh.positions) {
             b.min = glm::min(b.min, glm::vec3(p));
             b.max = glm::max(b.max, glm::vec3(p));
@@ -49,13 +51,14 @@ int run(RenderArgs& a) {
         const CrowdModel* models[] = {&crowdModel};
         CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
         settings.samples = a.picture.samples(*session.device);
+        settings.skin = a.skin.options();
         CrowdScene scene(*session.device, models, {instances}, settings);
         for (const std::string& w : model.warnings)
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         for (const std::string& w : scene.materials().warnings())
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         float aspect = float(a.width) / float(a.height);
-        Bounds world = toWorld(posedBounds(model, playback, a.time), axesToWorld(model.axes));
+        Bounds world = toWorld(posedBounds(model, playback, a.time, settings.skin), axesToWorld(model.axes));
         OrbitCamera camera = a.picture.around(frameBounds(world, aspect));
         HeadlessOptions options;
         options.width = a.width;
@@ -87,6 +90,7 @@ Command addRenderCommand(CLI::App& app) {
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     args->picture.addOptions(*cmd);
+    args->skin.addOptions(*cmd);
     return {cmd, [args] { return run(*args); }};
 }
 

@@ -19,5 +19,6 @@ Command addConvertCommand(CLI::App& app);
 Command addValidateCommand(CLI::App& app);
 // What `horde validate DIR OUT` runs its models in (cmd_validate_worker.cpp); hidden from help.
 Command addValidateWorkerCommand(CLI::App& app);
+Command addProfileCommand(CLI::App& app);
 
 } // namespace horde

@@ -2,11 +2,13 @@
 
 namespace horde {
 
-void CrowdOptions::addOptions(CLI::App& command) {
-    command
-        .add_option("--technique", technique,
-                    "compute: skin pass then draw; vertex: skin in the vertex shader")
-        ->check(CLI::IsMember({"compute", "vertex"}));
+void CrowdOptions::addOptions(CLI::App& command, bool skinning) {
+    if (skinning) {
+        command
+            .add_option("--technique", technique, "compute: skin pass then draw; vertex: skin in the vertex shader")
+            ->check(CLI::IsMember({"compute", "vertex"}));
+        skin.addOptions(command);
+    }
     command.add_option("--lod", lod, "levels of detail and shared far poses (off: every instance in full)")
         ->check(CLI::IsMember({"on", "off"}));
     command.add_option("--cull", cull, "frustum culling on the GPU (off: every instance drawn)")
@@ -51,6 +53,7 @@ CrowdSettings CrowdOptions::settings(VkFormat colorFormat, uint32_t slots,
                                      VkSampleCountFlagBits samples) const {
     CrowdSettings s;
     s.technique = technique == "vertex" ? Technique::Vertex : Technique::Compute;
+    s.skin = skin.options();
     s.lod = lod == "on";
     s.cull = cull == "on";
     s.textures = textures == "on";

@@ -9,12 +9,14 @@
 
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
+#include "skin_options.h"
 #include "view_options.h"
 
 namespace horde {
 
 struct CrowdOptions {
     std::string technique = "compute";
+    SkinArgs skin;
     std::string lod = "on";
     std::string cull = "on";
     std::string textures = "on";
@@ -26,7 +28,8 @@ struct CrowdOptions {
     uint32_t seed = 1;
     ViewOptions picture;
 
-    void addOptions(CLI::App& command);
+    // `skinning` off: no --technique and skinning options (a command that sweeps them).
+    void addOptions(CLI::App& command, bool skinning = true);
     CrowdSettings settings(VkFormat colorFormat, uint32_t slots, VkSampleCountFlagBits samples) const;
     // The camera the view starts from, with --yaw, --pitch and --distance around its centre:
     // front stands at the crowd's edge with its front row readable, overview frames the whole

@@ -7,13 +7,17 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
 
 #include "crowd/frame_stats.h"
 #include "crowd/view.h"
+#include "crowd_panel.h"
 #include "crowd_sources.h"
 #include "gpu_session.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
+#include "render/overlay.h"
 #include "render/window.h"
 
 namespace horde {
@@ -23,11 +27,11 @@ namespace {
 constexpr uint32_t kSlots = 2;
 
 // Input state the GLFW callbacks write and the loop reads; owned by the loop, reached through
-// the window's user pointer.
+// the window's user pointer. ImGui's GLFW backend calls these after its own, and they leave
+// alone what the overlay's panel is using (a field being typed into, the mouse over the panel).
 struct Controls {
-    bool paused = false, step = false, rebuild = false, tintLevels = false, freeze = false;
-    uint32_t count = 0;
-    Technique technique = Technique::Compute;
+    CrowdControls crowd;
+    bool step = false;
     OrbitCamera camera;
     bool dragging = false;
     double lastX = 0, lastY = 0;
@@ -39,7 +43,9 @@ Controls& controls(GLFWwindow* w) {
 
 void onKey(GLFWwindow* w, int key, int, int action, int) {
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-    Controls& c = controls(w);
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
+    Controls& all = controls(w);
+    CrowdControls& c = all.crowd;
     switch (key) {
     case GLFW_KEY_ESCAPE:
         glfwSetWindowShouldClose(w, GLFW_TRUE);
@@ -49,7 +55,7 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
         break;
     case GLFW_KEY_PERIOD:
     case GLFW_KEY_RIGHT:
-        c.paused = true, c.step = true;
+        c.paused = true, all.step = true;
         break;
     case GLFW_KEY_EQUAL:
     case GLFW_KEY_KP_ADD:
@@ -69,6 +75,9 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
     case GLFW_KEY_F:
         c.freeze = !c.freeze;
         break;
+    case GLFW_KEY_O:
+        c.showOverlay = !c.showOverlay;
+        break;
     default:
         break;
     }
@@ -77,7 +86,7 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
 void onButton(GLFWwindow* w, int button, int action, int) {
     if (button != GLFW_MOUSE_BUTTON_LEFT) return;
     Controls& c = controls(w);
-    c.dragging = action == GLFW_PRESS;
+    c.dragging = action == GLFW_PRESS && !ImGui::GetIO().WantCaptureMouse;
     glfwGetCursorPos(w, &c.lastX, &c.lastY);
 }
 
@@ -91,12 +100,29 @@ void onCursor(GLFWwindow* w, double x, double y) {
 }
 
 void onScroll(GLFWwindow* w, double, double dy) {
+    if (ImGui::GetIO().WantCaptureMouse) return;
     controls(w).camera.distance *= std::pow(0.9f, float(dy));
 }
 
 const char* name(Technique t) {
     return t == Technique::Compute ? "compute" : "vertex";
 }
+
+// ImGui for one window: its context and GLFW backend, installed after horde's own callbacks,
+// which it calls in turn.
+struct OverlayContext {
+    explicit OverlayContext(GLFWwindow* window) {
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr; // nothing written beside the binary
+        ImGui_ImplGlfw_InitForVulkan(window, true);
+    }
+    ~OverlayContext() {
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+    }
+    OverlayContext(const OverlayContext&) = delete;
+    OverlayContext& operator=(const OverlayContext&) = delete;
+};
 
 } // namespace
 
@@ -111,30 +137,43 @@ int runCrowdWindow(const WindowArgs& a) {
     Device& device = *session.device;
     {
         Window window(a.width, a.height, "horde");
-        const VkSampleCountFlagBits samples = a.crowd.picture.samples(device);
-        Swapchain swapchain(device, window, kSlots, samples);
+        Controls c;
+        c.crowd.count = a.count;
+        c.crowd.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;
+        c.crowd.skin = a.crowd.skin.options();
+        c.crowd.lodErrorPixels = a.crowd.lodErrorPixels;
+        c.crowd.textures = a.crowd.textures == "on";
+        c.crowd.msaa = uint32_t(a.crowd.picture.samples(device));
+        const uint32_t maxSamples = uint32_t(device.supportedSamples(8));
+        auto swapchain = std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.crowd.msaa));
         FrameSlots slots(device, kSlots);
         std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
             crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
-        Controls c;
-        c.count = a.count;
-        c.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;
         glfwSetWindowUserPointer(window.handle(), &c);
         glfwSetKeyCallback(window.handle(), onKey);
         glfwSetMouseButtonCallback(window.handle(), onButton);
         glfwSetCursorPosCallback(window.handle(), onCursor);
         glfwSetScrollCallback(window.handle(), onScroll);
+        OverlayContext overlayContext(window.handle());
+        Overlay overlay(device, swapchain->format(), kSlots);
 
         std::unique_ptr<CrowdScene> scene;
         auto build = [&] {
             scene.reset();
-            CrowdSettings settings = a.crowd.settings(swapchain.format(), kSlots, samples);
-            settings.technique = c.technique;
-            scene = std::make_unique<CrowdScene>(device, pointers(crowdModelsOwned), c.count, settings);
+            CrowdSettings settings =
+                a.crowd.settings(swapchain->format(), kSlots, VkSampleCountFlagBits(c.crowd.msaa));
+            settings.technique = c.crowd.technique;
+            settings.skin = c.crowd.skin;
+            settings.textures = c.crowd.textures;
+            settings.lodErrorPixels = c.crowd.lodErrorPixels;
+            scene = std::make_unique<CrowdScene>(device, pointers(crowdModelsOwned), c.crowd.count, settings);
         };
         build();
         c.camera = a.crowd.camera(*scene, float(a.width) / float(a.height), a.height);
         FrameStats stats;
+        PassHistory history;
+        PassTimes shownTimes;
+        FrameCounts shownCounts;
         ViewCamera frozen;
         bool wasFrozen = false;
         float time = 0.0f;
@@ -142,82 +181,98 @@ int runCrowdWindow(const WindowArgs& a) {
         uint32_t frame = 0, presented = 0;
         while (!window.shouldClose() && (a.frames == 0 || presented < a.frames)) {
             glfwPollEvents();
-            if (c.rebuild) {
+            if (c.crowd.rebuild) {
                 slots.waitAll();
+                if (c.crowd.remakeSwapchain) {
+                    swapchain.reset();
+                    swapchain = std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.crowd.msaa));
+                }
                 build();
                 stats = {};
-                c.rebuild = false;
+                history.clear();
+                c.crowd.rebuild = c.crowd.remakeSwapchain = false;
             }
-            if (swapchain.stale()) {
+            if (swapchain->stale()) {
                 VkExtent2D size = window.framebufferSize();
                 if (size.width == 0 || size.height == 0) {
                     glfwWaitEvents(); // minimised
                     continue;
                 }
                 slots.waitAll();
-                swapchain.rebuild();
+                swapchain->rebuild();
                 continue;
             }
             uint32_t slot = frame % kSlots;
-            if (slots.wait(slot)) scene->collectStats(slot, stats);
+            if (slots.wait(slot)) {
+                scene->collectStats(slot, stats);
+                if (!stats.gpu.empty()) history.add(stats.gpu.back());
+            }
             Swapchain::Frame target;
-            if (!swapchain.acquire(slot, target)) continue;
+            if (!swapchain->acquire(slot, target)) continue;
 
             auto now = std::chrono::steady_clock::now();
             float dt = std::chrono::duration<float>(now - last).count();
             last = now;
-            if (!c.paused)
+            if (!c.crowd.paused)
                 time += dt;
             else if (c.step)
                 time += 1.0f / 30.0f, c.step = false;
 
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            if (c.crowd.showOverlay) drawCrowdPanel(c.crowd, history, shownCounts, shownTimes, maxSamples);
+            ImGui::Render();
+
             auto cpuStart = std::chrono::steady_clock::now();
             VkCommandBuffer cmd = slots.begin(slot);
-            VkExtent2D extent = swapchain.extent();
+            VkExtent2D extent = swapchain->extent();
             float aspect = float(extent.width) / float(extent.height);
             ViewCamera view = orbitView(c.camera, aspect, scene->worldBounds().radius(), extent.height);
             // `f` keeps culling and level choice where the camera was, so flying around shows
             // what that camera did not draw.
-            if (c.freeze && !wasFrozen) frozen = view;
-            wasFrozen = c.freeze;
-            scene->setTintLevels(c.tintLevels);
-            RenderTarget rt{
-                target.color,   target.colorView,   target.depth, target.depthView,
-                target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_PRESENT_SRC_KHR};
-            scene->recordFrame(cmd, slot, time, rt, view, c.freeze ? &frozen : nullptr);
+            if (c.crowd.freeze && !wasFrozen) frozen = view;
+            wasFrozen = c.crowd.freeze;
+            scene->setTintLevels(c.crowd.tintLevels);
+            scene->setLodErrorPixels(c.crowd.lodErrorPixels);
+            RenderTarget rt{target.color,   target.colorView,   target.depth, target.depthView,
+                            target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+            scene->recordFrame(cmd, slot, time, rt, view, c.crowd.freeze ? &frozen : nullptr);
+            overlay.record(cmd, slot, *ImGui::GetDrawData(), target.color, target.colorView, extent,
+                           VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
             slots.submit(slot, target.acquired, target.rendered);
             stats.cpuMs.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpuStart)
                     .count());
-            swapchain.present(target);
+            swapchain->present(target);
             ++frame;
             ++presented;
 
             if (now - titleAt > std::chrono::milliseconds(500) && !stats.gpu.empty()) {
-                PassTimes g = stats.medianGpu();
-                FrameCounts n = stats.medianCounts();
+                shownTimes = stats.medianGpu();
+                shownCounts = stats.medianCounts();
+                const PassTimes& g = shownTimes;
+                const FrameCounts& n = shownCounts;
                 std::string levels;
                 for (size_t l = 0; l < n.perLevel.size(); ++l)
                     if (n.perLevel[l]) levels += " " + std::to_string(n.perLevel[l]);
                 char title[384];
                 std::snprintf(title, sizeof title,
-                              "horde  %u/%u visible  levels%s  %.2f M tris  %s  gpu %.2f ms (cull %.2f "
-                              "sample %.2f pose %.2f "
-                              "skin %.2f draw %.2f)  cpu %.2f ms%s%s%s%s",
-                              n.visible, c.count, levels.c_str(), double(n.triangles) * 1e-6,
-                              name(c.technique), g.totalMs(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs,
-                              g.drawMs, stats.medianCpuMs(),
+                              "horde  %u/%u visible  levels%s  %.2f M tris  %s %s  gpu %.2f ms (cull %.2f "
+                              "sample %.2f pose %.2f skin %.2f draw %.2f)  cpu %.2f ms%s%s%s%s",
+                              n.visible, c.crowd.count, levels.c_str(), double(n.triangles) * 1e-6,
+                              name(c.crowd.technique), skinName(c.crowd.skin).c_str(), g.totalMs(), g.cullMs,
+                              g.sampleMs, g.poseMs, g.skinMs, g.drawMs, stats.medianCpuMs(),
                               n.dropped ? ("  " + std::to_string(n.dropped) + " DROPPED").c_str() : "",
-                              c.paused ? "  [paused]" : "", c.freeze ? "  [culling frozen]" : "",
-                              c.tintLevels ? "  [levels]" : "");
+                              c.crowd.paused ? "  [paused]" : "", c.crowd.freeze ? "  [culling frozen]" : "",
+                              c.crowd.tintLevels ? "  [levels]" : "");
                 glfwSetWindowTitle(window.handle(), title);
                 titleAt = now;
                 stats = {};
             }
         }
         slots.waitAll();
-        std::printf("window: presented %u frames, %u instances, technique %s\n", presented, c.count,
-                    name(c.technique));
+        std::printf("window: presented %u frames, %u instances, technique %s, skinning %s\n", presented,
+                    c.crowd.count, name(c.crowd.technique), skinName(c.crowd.skin).c_str());
     }
     return session.finish(kExitOk);
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The interactive crowd: orbit camera, pause, step, instance count and technique from the keys,
-// level tint (`l`) and a frozen culling camera to fly around (`f`), statistics in the title.
+// level tint (`l`) and a frozen culling camera to fly around (`f`), statistics in the title, and
+// an overlay (`o` hides it) with each pass's GPU time as a rolling graph, what was drawn, and
+// controls for the crowd size, LOD error, technique, skinning, textures and MSAA.
 #include <string>
 
 #include "crowd_options.h"

@@ -12,9 +12,9 @@ int main(int argc, char** argv) {
     CLI::App app{"horde: crowds of skinned monsters on Vulkan, and loaders for legacy game formats"};
     app.require_subcommand(1);
     std::vector<horde::Command> commands;
-    for (auto add :
-         {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand, horde::addPoseCommand,
-          horde::addConvertCommand, horde::addValidateCommand, horde::addValidateWorkerCommand})
+    for (auto add : {horde::addInfoCommand, horde::addRenderCommand, horde::addCrowdCommand,
+                     horde::addPoseCommand, horde::addConvertCommand, horde::addValidateCommand,
+                     horde::addValidateWorkerCommand, horde::addProfileCommand})
         commands.push_back(add(app));
     try {
         app.parse(argc, argv);

@@ -79,6 +79,20 @@ Channel channel(uint32_t node, ChannelPath path, Interpolation interpolation = I
     return c;
 }
 
+// The wide blend of ring `r`: every bone of the tube within three bones of the ring, weighted by
+// a tent on the distance to its middle, and the anchor.
+EightInfluences wideBlend(const Tube& t, uint32_t r, const MonsterParams& p) {
+    std::array<Influence, 16> influences{};
+    size_t count = 0;
+    const float along = float(r) / float(p.ringsPerBone);
+    for (uint32_t b = 0; b < t.joints.size() && count + 1 < influences.size(); ++b) {
+        const float w = 1.0f - std::abs(along - (float(b) + 0.5f)) / 3.0f;
+        if (w > 0.0f) influences[count++] = {t.joints[b], w};
+    }
+    if (t.anchor >= 0) influences[count++] = {uint32_t(t.anchor), 0.1f};
+    return strongestEight(std::span(influences.data(), count));
+}
+
 void writeTube(const Tube& t, const MonsterParams& p, MeshArrays& a, uint32_t& vertex,
                std::vector<std::vector<uint32_t>>& submeshIndices) {
     const uint32_t bones = uint32_t(t.joints.size());
@@ -108,6 +122,7 @@ void writeTube(const Tube& t, const MonsterParams& p, MeshArrays& a, uint32_t& v
         if (next > 0.0f) influences[count++] = {t.joints[bone + 1], next};
         if (anchor > 0.0f) influences[count++] = {uint32_t(t.anchor), anchor};
         FourInfluences four = strongestFour(std::span(influences.data(), count));
+        const EightInfluences eight = p.influences > 4 ? wideBlend(t, r, p) : EightInfluences{};
 
         for (uint32_t k = 0; k < p.sides; ++k) {
             float theta = 2.0f * kPi * float(k) / float(p.sides);
@@ -117,6 +132,11 @@ void writeTube(const Tube& t, const MonsterParams& p, MeshArrays& a, uint32_t& v
             a.uv0[vertex] = glm::vec2(float(k) / float(p.sides), float(r) / float(rings - 1));
             a.joints[vertex] = four.joints;
             a.weights[vertex] = four.weights;
+            if (!a.more.empty()) {
+                a.joints[vertex] = eight.joints;
+                a.weights[vertex] = eight.weights;
+                a.more[vertex] = eight.more;
+            }
             ++vertex;
         }
     }
@@ -127,6 +147,7 @@ void writeTube(const Tube& t, const MonsterParams& p, MeshArrays& a, uint32_t& v
         a.uv0[vertex] = glm::vec2(0.5f, ring == 0 ? 0.0f : 1.0f);
         a.joints[vertex] = a.joints[source];
         a.weights[vertex] = a.weights[source];
+        if (!a.more.empty()) a.more[vertex] = a.more[source];
         return vertex++;
     };
     uint32_t start = cap(t.points.front(), -glm::normalize(t.points[1] - t.points[0]), 0);
@@ -322,6 +343,7 @@ MeshLayout monsterLayout(const MonsterParams& p) {
     MeshLayout layout;
     layout.skinned = true;
     layout.uvSets = 1;
+    layout.moreInfluences = p.influences > 4;
     for (const Tube& t : rig.tubes) {
         layout.vertexCount += tubeVertices(t, p);
         layout.indexCount += tubeIndices(t, p);

@@ -14,6 +14,10 @@ struct MonsterParams {
     uint32_t legPairs = 8;     // one pair per spine segment
     uint32_t sides = 16;       // vertices around each tube ring
     uint32_t ringsPerBone = 6; // rings along each bone
+    // 4: each ring blends its bone, its neighbours and an anchor; 8: a wider blend over up to
+    // six bones of its tube and the anchor, kept whole (the mesh's influences five to eight) to
+    // exercise eight-influence skinning.
+    uint32_t influences = 4;
 };
 
 // Vertex and index counts without building it (e.g. to size a benchmark).

@@ -33,9 +33,10 @@ struct Context {
     ScratchDir scratch; // files the decode benchmarks write and read back
     std::unique_ptr<Device> device;
     std::unique_ptr<GpuMeshAllocator> allocator;
-    // By size and whether it wears the generated skin (monsterSkin).
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, Model> monsters;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, std::unique_ptr<CrowdModel>> crowdModels;
+    // By size, influences and whether it wears the generated skin (monsterSkin).
+    using MonsterKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, bool>;
+    std::map<MonsterKey, Model> monsters;
+    std::map<MonsterKey, std::unique_ptr<CrowdModel>> crowdModels;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
 

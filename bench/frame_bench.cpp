@@ -3,12 +3,18 @@
 // skinning techniques; `crowd/` sweeps the standard monster from 1 to 100,000 instances with
 // culling and LOD on and off, from the overview and the street view, so each row has its brute
 // force baseline in the same run; `crowd_textures/` draws the skinned monster's crowd with its
-// texture sampled and not, the pair whose ratio is what sampling costs. Benchmark time is GPU time
+// texture sampled and not, the pair whose ratio is what sampling costs; `skin_technique/` draws
+// brute force with every skinning (technique, lbs or dqs, fp32 or fp16, 4 or 8 influences) of
+// the monster blending up to seven joints, over crowd sizes, and `skin_ratio/` the goals'
+// comparisons with both sides drawn in alternation (the ratio per pair of frames, so a shared
+// machine's load weighs on both alike). Benchmark time is GPU time
 // (timestamps); CPU record + submit time, recording time alone, pass times, what was drawn and throughput are
 // counters.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <tuple>
 
 #include <benchmark/benchmark.h>
 
@@ -41,35 +47,71 @@ struct FrameCase {
     bool street = false;
     bool skinned = false; // the monster wearing its generated skin texture
     bool textures = true; // sampled (CrowdSettings::textures)
+    SkinOptions skin;
+    bool warmUp = false;           // one untimed frame first
+    VkExtent2D extent{640, 360};   // of the image drawn
+};
+
+// One case's crowd ready to draw offscreen, a frame at a time.
+struct Rig {
+    Device& device;
+    std::unique_ptr<CrowdScene> scene;
+    Image color, depth;
+    RenderTarget target;
+    ViewCamera view;
+    FrameSlots slots;
+
+    // Throws VulkanError when the crowd does not fit on the device.
+    Rig(Context& context, const FrameCase& c)
+        : device(*context.device), scene(makeScene(context, c)),
+          color(device, c.extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                "bench color"),
+          depth(device, c.extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth"),
+          target{color.get(), color.view(), depth.get(), depth.view(), VK_NULL_HANDLE, VK_NULL_HANDLE, c.extent,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+          slots(device, 1, kOfflineFenceTimeoutNs) {
+        const float aspect = float(c.extent.width) / float(c.extent.height);
+        const OrbitCamera camera =
+            c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
+                     : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
+        view = orbitView(camera, aspect, scene->worldBounds().radius(), c.extent.height);
+    }
+
+    // One frame recorded, submitted and waited for; `cpuMs` gets record + submit.
+    PassTimes frame(float time, double& cpuMs) {
+        auto start = std::chrono::steady_clock::now();
+        VkCommandBuffer cmd = slots.begin(0);
+        scene->recordFrame(cmd, 0, time, target, view);
+        slots.submit(0);
+        cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        slots.wait(0);
+        return scene->passTimes(0).value_or(PassTimes{});
+    }
+
+    static std::unique_ptr<CrowdScene> makeScene(Context& context, const FrameCase& c) {
+        CrowdSettings settings;
+        settings.technique = c.technique;
+        settings.cull = settings.lod = c.cullAndLod;
+        settings.textures = c.textures;
+        settings.skin = c.skin;
+        settings.slots = 1;
+        settings.colorFormat = kOffscreenColorFormat;
+        const CrowdModel* models[] = {&context.crowdMonster(c.params, c.skinned)};
+        return std::make_unique<CrowdScene>(*context.device, models, c.count, settings);
+    }
 };
 
 void frame(benchmark::State& state, Context& context, const FrameCase& c) {
-    Device& device = *context.device;
     const CrowdModel& model = context.crowdMonster(c.params, c.skinned);
-    const VkExtent2D extent{640, 360};
-    CrowdSettings settings;
-    settings.technique = c.technique;
-    settings.cull = settings.lod = c.cullAndLod;
-    settings.textures = c.textures;
-    settings.slots = 1;
-    settings.colorFormat = kOffscreenColorFormat;
-    const CrowdModel* models[] = {&model};
-    std::unique_ptr<CrowdScene> scene;
+    std::unique_ptr<Rig> rig;
     try {
-        scene = std::make_unique<CrowdScene>(device, models, c.count, settings);
+        rig = std::make_unique<Rig>(context, c);
     } catch (const VulkanError& e) {
         state.SkipWithError((std::string("does not fit on this device: ") + e.what()).c_str());
         return;
     }
-    Image color(device, extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT, "bench color");
-    Image depth(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth");
-    RenderTarget target{color.get(), color.view(), depth.get(), depth.view(), VK_NULL_HANDLE, VK_NULL_HANDLE, extent,
-                        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    float aspect = float(extent.width) / float(extent.height);
-    OrbitCamera camera = c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
-                                  : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
-    ViewCamera view = orbitView(camera, aspect, scene->worldBounds().radius(), extent.height);
-    FrameSlots slots(device, 1, kOfflineFenceTimeoutNs);
+    CrowdScene* scene = rig->scene.get();
 
     // horde's own per-frame CPU work: the same recording with nothing executing. On a device
     // that runs on the CPU (lavapipe) the frame just finished still occupies the cores and has
@@ -77,25 +119,35 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     std::vector<double> record;
     for (int i = 0; i < 16; ++i) {
         auto start = std::chrono::steady_clock::now();
-        VkCommandBuffer cmd = slots.begin(0);
-        scene->recordFrame(cmd, 0, 0.0f, target, view);
+        VkCommandBuffer cmd = rig->slots.begin(0);
+        scene->recordFrame(cmd, 0, 0.0f, rig->target, rig->view);
         VK_CHECK(vkEndCommandBuffer(cmd));
         record.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
 
+    // One frame run untimed where asked: a CPU driver compiles each pipeline's shaders on their
+    // first use, which would weigh on a row of few frames.
+    if (c.warmUp) {
+        try {
+            double ignored;
+            rig->frame(0.0f, ignored);
+        } catch (const VulkanError& e) {
+            state.SkipWithError(e.what());
+            return;
+        }
+    }
+
     std::vector<double> cull, sample, pose, skin, draw, cpu;
     FrameCounts counts;
+    std::optional<PassInvocations> invocations;
     float time = 0.0f;
     try {
         for (auto _ : state) {
-            auto start = std::chrono::steady_clock::now();
-            VkCommandBuffer cmd = slots.begin(0);
-            scene->recordFrame(cmd, 0, time, target, view);
-            slots.submit(0);
-            cpu.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-            slots.wait(0);
-            PassTimes t = scene->passTimes(0).value_or(PassTimes{});
+            double cpuMs = 0.0;
+            const PassTimes t = rig->frame(time, cpuMs);
+            cpu.push_back(cpuMs);
             counts = scene->counts(0).value_or(FrameCounts{});
+            invocations = scene->invocations(0);
             cull.push_back(t.cullMs);
             sample.push_back(t.sampleMs);
             pose.push_back(t.poseMs);
@@ -134,6 +186,15 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     state.counters["joints_per_s"] =
         animate > 0 ? double(counts.ownPoses) * double(model.asset().tables.joints.size()) / (animate * 1e-3) : 0;
     state.counters["gpu_bytes_per_instance"] = double(scene->slotBytes()) / c.count;
+    // What skinning costs per skinned vertex: the skin pass alone, and with the draw that reads
+    // what it wrote (or skins, with the vertex technique).
+    state.counters["skin_ns_per_vertex"] = vertices > 0 ? median(skin) * 1e6 / vertices : 0;
+    state.counters["skin_draw_ns_per_vertex"] = vertices > 0 ? (median(skin) + median(draw)) * 1e6 / vertices : 0;
+    if (invocations) {
+        state.counters["skin_invocations"] = double(invocations->skin.compute);
+        state.counters["draw_vertex_invocations"] = double(invocations->draw.vertex);
+        state.counters["draw_fragment_invocations"] = double(invocations->draw.fragment);
+    }
     if (context.copyBytesPerSecond > 0) {
         const Model& m = model.model();
         double sampleRate = median(sample) > 0 ? double(counts.ownPoses) * double(m.nodes.size()) * kSampleBytesPerNode / (median(sample) * 1e-3) : 0;
@@ -143,7 +204,55 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     }
 }
 
+// Two cases drawn in alternation, frame by frame, so that whatever else runs on the machine weighs
+// on both alike: `ratio` is the median over the pairs of a's cost per skinned vertex over b's, the
+// cost being the skin pass (`skinOnly`) or the skin pass and the draw that reads its vertices.
+void paired(benchmark::State& state, Context& context, const FrameCase& a, const FrameCase& b, bool skinOnly) {
+    std::unique_ptr<Rig> first, second;
+    try {
+        first = std::make_unique<Rig>(context, a);
+        second = std::make_unique<Rig>(context, b);
+    } catch (const VulkanError& e) {
+        state.SkipWithError((std::string("does not fit on this device: ") + e.what()).c_str());
+        return;
+    }
+    auto cost = [&](Rig& rig, float time) {
+        double cpuMs = 0.0;
+        const PassTimes t = rig.frame(time, cpuMs);
+        const double vertices = double(rig.scene->counts(0).value_or(FrameCounts{}).skinnedVertices);
+        return std::pair((skinOnly ? t.skinMs : t.skinMs + t.drawMs) * 1e6 / std::max(vertices, 1.0), t.totalMs());
+    };
+    std::vector<double> ratios, costA, costB;
+    try {
+        cost(*first, 0.0f), cost(*second, 0.0f); // untimed: each pipeline's first use
+        float time = 0.0f;
+        for (auto _ : state) {
+            const auto [ca, ta] = cost(*first, time);
+            const auto [cb, tb] = cost(*second, time);
+            ratios.push_back(ca / std::max(cb, 1e-9));
+            costA.push_back(ca);
+            costB.push_back(cb);
+            state.SetIterationTime(std::max(ta + tb, 1e-6) * 1e-3);
+            time += 1.0f / 60.0f;
+        }
+    } catch (const VulkanError& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    state.counters["ratio"] = median(ratios);
+    state.counters["a_ns_per_vertex"] = median(costA);
+    state.counters["b_ns_per_vertex"] = median(costB);
+    state.counters["instances"] = a.count;
+}
+
 const char* techniqueName(Technique t) { return t == Technique::Compute ? "compute" : "vertex"; }
+
+// "compute-dqs-fp16-8": one word for a skinning combination in a benchmark's name.
+std::string combination(Technique t, const SkinOptions& skin) {
+    std::string name = std::string(techniqueName(t)) + "-" + skinName(skin);
+    std::replace(name.begin(), name.end(), '/', '-');
+    return name;
+}
 
 void add(Context& context, const std::string& name, const FrameCase& c, int iterations, int repetitions) {
     auto* b = benchmark::RegisterBenchmark(name.c_str(), [&context, c](benchmark::State& s) { frame(s, context, c); });
@@ -191,6 +300,42 @@ void registerFrameBenchmarks(Context& context) {
                         count >= 16384 ? 1 : iterations, count >= 16384 ? 1 : repetitions);
                 }
             }
+    // Every skinning in one run, brute force (every vertex skinned and drawn), 640 x 360, the
+    // standard monster blending up to seven joints (so that eight influences read more than four).
+    MonsterParams wide;
+    wide.influences = 8;
+    for (uint32_t count : context.quick ? std::vector<uint32_t>{4} : std::vector<uint32_t>{16, 64, 256})
+        for (Technique technique : {Technique::Compute, Technique::Vertex})
+            for (Skinning skinning : {Skinning::Lbs, Skinning::Dqs})
+                for (Precision precision : {Precision::Fp32, Precision::Fp16})
+                    for (uint32_t influences : {4u, 8u}) {
+                        FrameCase c{technique, wide, count};
+                        c.skin = {skinning, precision, influences};
+                        c.warmUp = true;
+                        add(context, "skin_technique/" + combination(technique, c.skin) + "/" + std::to_string(count),
+                            c, 5, 3);
+                    }
+    // The goals' comparisons, each pair drawn in alternation (paired): dual quaternions over the
+    // linear blend in the skin pass; half precision over single in the skin pass and the draw
+    // that reads its vertices, at 640 x 360 and at 64 x 36, where the draw's cost is its
+    // vertices rather than its pixels; compute technique, brute force, four influences.
+    for (uint32_t count : context.quick ? std::vector<uint32_t>{4} : std::vector<uint32_t>{64, 256}) {
+        FrameCase lbs{Technique::Compute, wide, count}, dqs = lbs, half = lbs;
+        dqs.skin.skinning = Skinning::Dqs;
+        half.skin.precision = Precision::Fp16;
+        FrameCase smallLbs = lbs, smallHalf = half;
+        smallLbs.extent = smallHalf.extent = VkExtent2D{64, 36};
+        const int pairs = context.quick ? 2 : count >= 256 ? 9 : 15;
+        for (auto [name, a, b, skinOnly] : {std::tuple{"dqs_over_lbs", dqs, lbs, true},
+                                            std::tuple{"fp16_over_fp32", half, lbs, false},
+                                            std::tuple{"fp16_over_fp32_64x36", smallHalf, smallLbs, false},
+                                            std::tuple{"fp16_over_fp32_skin", half, lbs, true}}) {
+            auto* bench = benchmark::RegisterBenchmark(
+                ("skin_ratio/" + std::string(name) + "/" + std::to_string(count)).c_str(),
+                [&context, a = a, b = b, skinOnly = skinOnly](benchmark::State& st) { paired(st, context, a, b, skinOnly); });
+            bench->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(pairs);
+        }
+    }
     // Texture sampling: the same textured crowd with and without sampling, LOD and culling on,
     // from the street view (near monsters fill the frame: the most sampled pixels).
     for (uint32_t count : context.quick ? std::vector<uint32_t>{256} : std::vector<uint32_t>{1024, 4096})

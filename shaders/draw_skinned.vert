@@ -1,7 +1,8 @@
 #version 460
 // Draw, compute technique: reads the vertices the skin pass wrote for this entry (its own run of
-// the pool, or the run of the pose it shares).
+// the pool, or the run of the pose it shares), at the scene's precision.
 #include "draw_common.glsl"
+#include "skinning.glsl"
 
 void main() {
     DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
@@ -17,5 +18,7 @@ void main() {
         emitNothing();
         return;
     }
-    emit(info, entry, vertex, Vec3s(pc.positions).v[offset + vertex], Vec3s(pc.normals).v[offset + vertex]);
+    vec3 position, normal;
+    loadPooled(pc.positions, pc.normals, offset + vertex, position, normal);
+    emit(info, entry, vertex, position, normal);
 }

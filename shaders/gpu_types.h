@@ -29,6 +29,20 @@ struct Affine {
     vec4 r2;
 };
 
+// Skinning, chosen per scene (anim/skinning.h) and given to the passes as specialization
+// constants (skinning.glsl): a linear blend of matrices, or of dual quaternions.
+#define HORDE_SKIN_LBS 0u
+#define HORDE_SKIN_DQS 1u
+// 32-bit words of one palette entry: LBS an Affine (12 floats, or its 12 values as halves in 6
+// words); DQS the rotation and translation as a dual quaternion and the symmetric stretch applied
+// before it (8 + 6 floats padded to 16 words, or 14 halves padded to 8).
+#define HORDE_PALETTE_WORDS_LBS 12u
+#define HORDE_PALETTE_WORDS_LBS_HALF 6u
+#define HORDE_PALETTE_WORDS_DQS 16u
+#define HORDE_PALETTE_WORDS_DQS_HALF 8u
+// A pooled skinned vertex at half precision: position then normal, three halves each, in 3 words.
+#define HORDE_POOL_WORDS_HALF 3u
+
 struct NodeRest {
     vec4 translation; // w: parent index as uint (HORDE_NONE for roots)
     vec4 rotation;    // quaternion x, y, z, w
@@ -107,10 +121,11 @@ struct SkinPush {
     address order;    // level vertex -> source vertex
     address joints;   // u16vec4 per vertex; 0 for static meshes (rigid to jointBase)
     address weights;
-    address palette;
+    address more;     // influences five to eight (MoreInfluences); 0 where the mesh keeps four
+    address palette;  // entries in the scene's form (HORDE_PALETTE_WORDS_*)
     address jobs;     // SkinJob per job of this list
     address counters; // jobs in this list: counters[countIndex]
-    address outPositions;
+    address outPositions; // at half precision, positions and normals together (HORDE_POOL_WORDS_HALF)
     address outNormals;
     uint vertexCount;
     uint jointBase;
@@ -144,15 +159,14 @@ struct DrawPush {
     address positions;     // skinned pool (compute technique) or source (vertex technique)
     address normals;
     address order;         // vertex technique: level vertex -> source vertex
-    address joints;        // vertex technique only
+    address joints;        // vertex technique only; 0 for static meshes (rigid to jointBase)
     address weights;
     address palette;
     address materials;     // MaterialRecord per material slot of the model (LevelSubmesh.material)
     address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
-    uint skinned; // vertex technique: 1 blends four joints, 0 binds rigidly to jointBase
-    uint pad;
+    address more;  // vertex technique: influences five to eight; 0 where the mesh keeps four
     address uvs;  // source texture coordinates (vec2), found through `order`; 0: the mesh has none
 };
 
@@ -377,6 +391,17 @@ struct GroundPush {
     uint pad0, pad1;
 };
 
+// The window's overlay (render/overlay.h): Dear ImGui's draw lists, vertices read by address
+// (ImDrawVert: position, texture coordinates, RGBA8 colour), the font atlas an alpha byte per
+// texel read by address too, so the overlay binds no descriptor set.
+struct OverlayPush {
+    address vertices;
+    address atlas;     // atlasWidth x atlasHeight alpha bytes
+    vec4 transform;    // clip = position * xy + zw
+    uint atlasWidth;
+    uint atlasHeight;
+};
+
 struct CopyPush {
     address source;
     address destination;
@@ -392,10 +417,11 @@ static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecor
 static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 48 && sizeof(JointRecord) == 64);
 static_assert(sizeof(SamplePush) == 96 && offsetof(SamplePush, time) == 80);
 static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
-static_assert(sizeof(SkinPush) == 104 && offsetof(SkinPush, vertexCount) == 80);
+static_assert(sizeof(SkinPush) == 112 && offsetof(SkinPush, vertexCount) == 88);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
-static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, uvs) == 120);
+static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, more) == 112 &&
+              offsetof(DrawPush, uvs) == 120);
 static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
@@ -405,6 +431,7 @@ static_assert(sizeof(ImpostorBakePush) == 120 && offsetof(ImpostorBakePush, sphe
 static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
+static_assert(sizeof(OverlayPush) == 40 && offsetof(OverlayPush, transform) == 16);
 } // namespace horde::gpu
 #else
 #undef address

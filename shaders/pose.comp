@@ -1,9 +1,11 @@
 #version 460
 // Pass 3, pose: every (pose slot, joint) walks its node's parent chain to model space and applies
-// the inverse bind, giving the skinning palette. Chain walking needs no barriers between levels;
-// see docs/ARCHITECTURE.md for the measurement behind the choice. Mirrors localToModel() and
-// meshPalette() in engine/anim/reference.cpp.
+// the inverse bind, giving the skinning palette, stored in the form the scene's skinning blends
+// (skinning.glsl). Chain walking needs no barriers between levels; see docs/ARCHITECTURE.md for
+// the measurement behind the choice. Mirrors localToModel() and meshPalette() in
+// engine/anim/reference.cpp, and for dual quaternions dualQuaternionPalette().
 #include "compute.glsl"
+#include "skinning.glsl"
 
 layout(push_constant, scalar) uniform Push { PosePush pc; };
 
@@ -23,5 +25,5 @@ void main() {
         m = compose(locals.v[base + parent], m);
         parent = floatBitsToUint(rest.v[parent].translation.w);
     }
-    Affines(pc.palette).v[slot * pc.jointCount + joint] = compose(m, record.inverseBind);
+    storePaletteEntry(pc.palette, slot * pc.jointCount + joint, compose(m, record.inverseBind));
 }

@@ -250,6 +250,33 @@ TEST(Cli, PoseOnTheGpuMatchesTheCpuReference) {
     EXPECT_NE(bind["meshes"][0]["positions"][0], b[0]);
 }
 
+// --skinning, --precision and --influences reach both sides: dual quaternions at half precision
+// on the GPU against dual quaternions on the CPU, within half precision's stated error.
+TEST(Cli, PoseTakesTheSkinningOptions) {
+    horde::test::TempDir dir("horde_cli");
+    auto gpuPath = (dir.path / "gpu.json"), cpuPath = (dir.path / "cpu.json"), lbsPath = (dir.path / "lbs.json");
+    const std::string options = " --clip attack --time 2.05 --skinning dqs --influences 8";
+    ASSERT_EQ(runCli("pose monster" + options + " --precision fp16 --validation --out " + gpuPath.string()).code, 0);
+    ASSERT_EQ(runCli("pose monster" + options + " --cpu --out " + cpuPath.string()).code, 0);
+    ASSERT_EQ(runCli("pose monster --clip attack --time 2.05 --cpu --out " + lbsPath.string()).code, 0);
+    json gpu = json::parse(std::ifstream(gpuPath)), cpu = json::parse(std::ifstream(cpuPath)),
+         lbs = json::parse(std::ifstream(lbsPath));
+    const json& a = gpu["meshes"][0]["positions"];
+    const json& b = cpu["meshes"][0]["positions"];
+    const json& c = lbs["meshes"][0]["positions"];
+    ASSERT_EQ(a.size(), b.size());
+    double worst = 0, apart = 0;
+    for (size_t v = 0; v < a.size(); ++v)
+        for (int k = 0; k < 3; ++k) {
+            worst = std::max(worst, std::abs(a[v][k].get<double>() - b[v][k].get<double>()));
+            apart = std::max(apart, std::abs(c[v][k].get<double>() - b[v][k].get<double>()));
+        }
+    EXPECT_LT(worst, 5e-3 * 2.7); // half precision's bound on the monster (radius about 2.7)
+    EXPECT_GT(apart, 1e-3) << "dual quaternions bend the monster's joints unlike the linear blend";
+    EXPECT_NE(runCli("pose monster --skinning quaternions --cpu --out " + cpuPath.string()).code, 0);
+    EXPECT_NE(runCli("pose monster --influences 6 --cpu --out " + cpuPath.string()).code, 0);
+}
+
 TEST(Cli, RenderWritesAPng) {
     horde::test::TempDir dir("horde_cli");
     auto png = dir.path / "render.png";

@@ -20,9 +20,10 @@ const Model& monster() {
     return model;
 }
 
-double farthest(const Model& model, const Playback& playback, double t, glm::dvec3 center) {
+double farthest(const Model& model, const Playback& playback, double t, glm::dvec3 center,
+                const SkinOptions& skin = {}) {
     double most = 0.0;
-    for (const PosedMesh& mesh : poseModel(model, playback, t))
+    for (const PosedMesh& mesh : poseModel(model, playback, t, skin))
         for (const glm::dvec3& p : mesh.positions) most = std::max(most, glm::length(p - center));
     return most;
 }
@@ -119,6 +120,32 @@ TEST(MotionBounds, SphereHoldsTheMonsterAtRandomTimesAndInBindPose) {
     }
     // Conservative, but not by much: the padding is one sample gap's motion.
     EXPECT_LE(radius, seen * 1.1);
+}
+
+// The sphere comes from the linear blend of each vertex's four strongest influences; the crowd
+// culls with it whatever the skinning. On the monster blending up to seven joints, dual
+// quaternions and eight influences stay inside it too (they bend joints differently, not farther
+// than the padding).
+TEST(MotionBounds, SphereHoldsTheMonsterSkinnedEveryWay) {
+    HeapMeshAllocator heap;
+    MonsterParams params;
+    params.influences = 8;
+    const Model model = buildMonster(heap, params);
+    const MotionBounds bounds = motionBounds(model);
+    const glm::dvec3 center(bounds.sphere.center);
+    std::mt19937 random(5);
+    for (Skinning skinning : {Skinning::Lbs, Skinning::Dqs})
+        for (uint32_t influences : {4u, 8u})
+            for (int32_t c = 0; c < int32_t(model.clips.size()); ++c) {
+                std::uniform_real_distribution<double> time(0.0, model.clips[c].duration);
+                for (int i = 0; i < 60; ++i) {
+                    const double t = time(random);
+                    EXPECT_LE(farthest(model, Playback{c, 0.0, 1.0, false}, t, center,
+                                       {skinning, Precision::Fp32, influences}),
+                              bounds.sphere.radius)
+                        << skinningName(skinning) << " " << influences << " clip " << c << " at " << t;
+                }
+            }
 }
 
 TEST(MotionBounds, ClipSpeedBoundsTheMonsterFiniteDifferences) {

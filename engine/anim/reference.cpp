@@ -6,6 +6,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "model/influences.h"
+
 namespace horde {
 
 glm::dmat4 toMatrix(const TrsD& trs) {
@@ -118,13 +120,14 @@ void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat
 }
 
 void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
-              std::span<glm::dvec3> normals) {
+              std::span<glm::dvec3> normals, uint32_t influences) {
     const MeshArrays& a = mesh.arrays();
     for (size_t v = 0; v < mesh.vertexCount(); ++v) {
         glm::dmat4 m(0.0);
         if (mesh.skinned()) {
-            for (int k = 0; k < 4; ++k)
-                if (a.weights[v][k] > 0.0f) m += palette[a.joints[v][k]] * double(a.weights[v][k]);
+            const VertexInfluences in = influencesOf(a, v, influences);
+            for (uint32_t k = 0; k < in.count; ++k)
+                if (in.weights[k] > 0.0) m += palette[in.joints[k]] * in.weights[k];
         } else {
             m = palette[0];
         }
@@ -136,7 +139,39 @@ void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<g
     }
 }
 
-std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time) {
+void dualQuaternionPalette(std::span<const glm::dmat4> palette, std::vector<DualQuaternionJoint>& out) {
+    out.clear();
+    for (const glm::dmat4& m : palette) out.push_back(dualQuaternionJoint(m));
+}
+
+void skinMeshDualQuaternion(const Mesh& mesh, std::span<const DualQuaternionJoint> palette,
+                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences) {
+    const MeshArrays& a = mesh.arrays();
+    static constexpr uint32_t rigid[] = {0};
+    static constexpr double whole[] = {1.0};
+    for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+        DualQuaternionBlend b;
+        if (mesh.skinned()) {
+            const VertexInfluences in = influencesOf(a, v, influences);
+            b = blendDualQuaternions(palette, std::span(in.joints.data(), in.count),
+                                     std::span(in.weights.data(), in.count));
+        } else {
+            b = blendDualQuaternions(palette, rigid, whole);
+        }
+        positions[v] = b.position(glm::dvec3(a.positions[v]));
+        normals[v] = b.normal(glm::dvec3(a.normals[v]));
+    }
+}
+
+void skinMeshWith(const SkinOptions& skin, const Mesh& mesh, std::span<const glm::dmat4> palette,
+                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals) {
+    if (skin.skinning == Skinning::Lbs) return skinMesh(mesh, palette, positions, normals, skin.influences);
+    std::vector<DualQuaternionJoint> joints;
+    dualQuaternionPalette(palette, joints);
+    skinMeshDualQuaternion(mesh, joints, positions, normals, skin.influences);
+}
+
+std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time, const SkinOptions& skin) {
     const Clip* clip = playback.clip >= 0 ? &model.clips[playback.clip] : nullptr;
     std::vector<glm::dmat4> locals(model.nodes.size()), models(model.nodes.size()), palette;
     sampleLocals(model, clip, clip ? clipTime(*clip, playback, time) : 0.0, locals);
@@ -147,7 +182,7 @@ std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, d
         meshPalette(model, mesh, models, palette);
         out[m].positions.resize(mesh.vertexCount());
         out[m].normals.resize(mesh.vertexCount());
-        skinMesh(mesh, palette, out[m].positions, out[m].normals);
+        skinMeshWith(skin, mesh, palette, out[m].positions, out[m].normals);
     }
     return out;
 }

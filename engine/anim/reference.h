@@ -2,13 +2,18 @@
 // The CPU reference, in double precision: the oracle the GPU passes are tested against. Each
 // step mirrors the GPU pass that does the same work, and takes plain spans in and out:
 // sampleLocals is shaders/sample.comp, localToModel and meshPalette together are pose.comp
-// (one invocation walks its joint's chain and applies the inverse bind), skinMesh is skin.comp.
+// (one invocation walks its joint's chain and applies the inverse bind), skinMesh is skin.comp
+// (and the vertex technique's draw_palette.vert) with a linear blend, dualQuaternionPalette and
+// skinMeshDualQuaternion pose.comp's and skin.comp's dual-quaternion variant. Half precision is
+// not mirrored: the reference is what fp16 is held to, with the error it costs stated.
 #include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/dual_quaternion.h"
+#include "anim/skinning.h"
 #include "model/model.h"
 
 namespace horde {
@@ -40,16 +45,26 @@ void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::s
 // pose.comp, second half: palette = model(joint) x inverse bind. Static meshes use their node with identity.
 void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat4> models,
                  std::vector<glm::dmat4>& palette);
-// skin.comp: 4-bone linear blend. Static meshes bind every vertex to palette entry 0.
+// skin.comp: linear blend of each vertex's four strongest influences, or with `influences` 8 of
+// all it keeps (model/influences.h). Static meshes bind every vertex to palette entry 0.
 void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
-              std::span<glm::dvec3> normals);
+              std::span<glm::dvec3> normals, uint32_t influences = 4);
+// pose.comp for dual-quaternion skinning: each palette matrix split into stretch and dual quaternion.
+void dualQuaternionPalette(std::span<const glm::dmat4> palette, std::vector<DualQuaternionJoint>& out);
+// skin.comp, dual quaternions (anim/dual_quaternion.h), the same influences as skinMesh.
+void skinMeshDualQuaternion(const Mesh& mesh, std::span<const DualQuaternionJoint> palette,
+                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences = 4);
+// The mesh skinned as `skin` says (its precision aside).
+void skinMeshWith(const SkinOptions& skin, const Mesh& mesh, std::span<const glm::dmat4> palette,
+                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals);
 
 // Every step for one instance: model-space positions and normals of every mesh.
 struct PosedMesh {
     std::vector<glm::dvec3> positions;
     std::vector<glm::dvec3> normals;
 };
-std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time);
+std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time,
+                                 const SkinOptions& skin = {});
 
 // Bounds of every mesh's vertices in the bind pose, in model space.
 Bounds bindPoseBounds(const Model& model);

@@ -41,11 +41,54 @@ std::string timesJson(const PassTimes& t) {
                   t.cullMs, t.sampleMs, t.poseMs, t.skinMs, t.drawMs, t.totalMs());
     return line;
 }
+
+std::string invocationsJson(const PassInvocations& p) {
+    std::string out = "{";
+    const std::pair<const char*, const Invocations*> passes[] = {
+        {"cull", &p.cull}, {"sample", &p.sample}, {"pose", &p.pose}, {"skin", &p.skin}, {"draw", &p.draw}};
+    for (const auto& [name, i] : passes) {
+        char entry[160];
+        std::snprintf(entry, sizeof entry, "%s\"%s\":{\"vertex\":%llu,\"fragment\":%llu,\"compute\":%llu}",
+                      out.size() > 1 ? "," : "", name, static_cast<unsigned long long>(i->vertex),
+                      static_cast<unsigned long long>(i->fragment), static_cast<unsigned long long>(i->compute));
+        out += entry;
+    }
+    return out + "}";
+}
+
+// The frame with the median GPU time.
+size_t medianFrame(const std::vector<PassTimes>& gpu) {
+    std::vector<size_t> order(gpu.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::nth_element(order.begin(), order.begin() + order.size() / 2, order.end(),
+                     [&](size_t a, size_t b) { return gpu[a].totalMs() < gpu[b].totalMs(); });
+    return order[order.size() / 2];
+}
 } // namespace
 
-void FrameStats::add(const PassTimes& times, FrameCounts frameCounts) {
+void FrameStats::add(const PassTimes& times, FrameCounts frameCounts,
+                     const std::optional<PassInvocations>& passInvocations) {
     gpu.push_back(times);
     counts.push_back(std::move(frameCounts));
+    if (passInvocations) invocations.push_back(*passInvocations);
+}
+
+std::optional<PassInvocations> FrameStats::medianInvocations() const {
+    if (gpu.empty() || invocations.size() != gpu.size()) return std::nullopt;
+    return invocations[medianFrame(gpu)];
+}
+
+std::string FrameStats::invocationsLine() const {
+    const std::optional<PassInvocations> p = medianInvocations();
+    if (!p) return {};
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "invocations (median frame): compute cull %llu sample %llu pose %llu skin %llu  |  draw vertex "
+                  "%llu fragment %llu",
+                  static_cast<unsigned long long>(p->cull.compute), static_cast<unsigned long long>(p->sample.compute),
+                  static_cast<unsigned long long>(p->pose.compute), static_cast<unsigned long long>(p->skin.compute),
+                  static_cast<unsigned long long>(p->draw.vertex), static_cast<unsigned long long>(p->draw.fragment));
+    return line;
 }
 
 PassTimes FrameStats::medianGpu() const {
@@ -64,11 +107,7 @@ double FrameStats::medianCpuMs() const {
 
 FrameCounts FrameStats::medianCounts() const {
     if (gpu.empty()) return {};
-    std::vector<size_t> order(gpu.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::nth_element(order.begin(), order.begin() + order.size() / 2, order.end(),
-                     [&](size_t a, size_t b) { return gpu[a].totalMs() < gpu[b].totalMs(); });
-    return counts[order[order.size() / 2]];
+    return counts[medianFrame(gpu)];
 }
 
 double FrameStats::skinnedVerticesPerSecond() const {
@@ -122,18 +161,34 @@ std::string FrameStats::droppedLine() const {
            "coarsest levels";
 }
 
+std::string FrameStats::firstFrameLine() const {
+    if (gpu.size() < 3) return {};
+    const double first = gpu[0].totalMs(), typical = medianGpu().totalMs();
+    if (!(first > 2.0 * typical)) return {};
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "frame 0 took %.1f ms, %.1f times the median: the driver's first use of each pipeline (lavapipe "
+                  "compiles shaders as they first run); the median leaves it out",
+                  first, first / typical);
+    return line;
+}
+
 std::string FrameStats::json() const {
     std::string out = "{\"frames\":[";
     for (size_t f = 0; f < gpu.size(); ++f) {
         if (f) out += ",";
         char cpu[64];
         std::snprintf(cpu, sizeof cpu, "%.4f", f < cpuMs.size() ? cpuMs[f] : 0.0);
-        out += "{\"gpu_ms\":" + timesJson(gpu[f]) + ",\"cpu_ms\":" + cpu + "," + countsJson(counts[f]) + "}";
+        out += "{\"gpu_ms\":" + timesJson(gpu[f]) + ",\"cpu_ms\":" + cpu + "," + countsJson(counts[f]);
+        if (invocations.size() == gpu.size()) out += ",\"invocations\":" + invocationsJson(invocations[f]);
+        out += "}";
     }
     char cpu[64];
     std::snprintf(cpu, sizeof cpu, "%.4f", medianCpuMs());
     out += "],\"median\":{\"gpu_ms\":" + timesJson(medianGpu()) + ",\"cpu_ms\":" + cpu + "," +
-           countsJson(medianCounts()) + "}}\n";
+           countsJson(medianCounts());
+    if (const std::optional<PassInvocations> p = medianInvocations()) out += ",\"invocations\":" + invocationsJson(*p);
+    out += "}}\n";
     return out;
 }
 

@@ -4,6 +4,7 @@
 // submit, and the throughput they imply.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,15 @@ namespace horde {
 struct PassTimes {
     double cullMs = 0, sampleMs = 0, poseMs = 0, skinMs = 0, drawMs = 0;
     double totalMs() const { return cullMs + sampleMs + poseMs + skinMs + drawMs; }
+};
+
+// Shader invocations of one pass, from a pipeline-statistics query.
+struct Invocations {
+    uint64_t vertex = 0, fragment = 0, compute = 0;
+};
+// Per pass, where the device has the queries (cull counts budget, assign and plan too).
+struct PassInvocations {
+    Invocations cull, sample, pose, skin, draw;
 };
 
 // What the GPU decided in one frame, read back after it finished.
@@ -37,10 +47,19 @@ struct FrameCounts {
 struct FrameStats {
     std::vector<PassTimes> gpu;      // frames whose timestamps came back
     std::vector<FrameCounts> counts; // beside each of them
+    std::vector<PassInvocations> invocations; // beside each of them, where the device counts them
     std::vector<double> cpuMs;       // record + submit, per frame
 
-    // One finished frame's times and counts.
-    void add(const PassTimes& times, FrameCounts frameCounts);
+    // One finished frame's times, counts and (where counted) invocations.
+    void add(const PassTimes& times, FrameCounts frameCounts,
+             const std::optional<PassInvocations>& passInvocations = std::nullopt);
+    // The invocations of the frame with the median GPU time (nothing where not counted).
+    std::optional<PassInvocations> medianInvocations() const;
+    // "invocations: ..." for the headless output, or empty where not counted.
+    std::string invocationsLine() const;
+    // A line of its own when the first frame took more than twice the median (a driver's first
+    // use of its pipelines: lavapipe compiles shaders as they are first run), else empty.
+    std::string firstFrameLine() const;
     PassTimes medianGpu() const;
     double medianCpuMs() const;
     FrameCounts medianCounts() const;        // the counts of the frame with the median GPU time
@@ -52,7 +71,9 @@ struct FrameStats {
     std::string frameLine(size_t frame) const;
     static std::string frameHeader();
     // {"frames":[{gpu_ms:{cull,sample,pose,skin,draw,total}, cpu_ms, instances, visible,
-    //  levels:[...], triangles, skinned_vertices, own_poses, shared_poses, dropped}], "median":{...}}
+    //  levels:[...], triangles, skinned_vertices, own_poses, shared_poses, dropped,
+    //  invocations:{cull,sample,pose,skin,draw: {vertex,fragment,compute}} (where counted)}],
+    //  "median":{...}}
     std::string json() const;
 };
 

@@ -68,9 +68,11 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.draws = p.drawCommands * kDrawCommandBytes;
     b.drawInfo = p.drawCommands * sizeof(gpu::DrawInfo);
     b.locals = p.poses * asset.tables.rest.size() * sizeof(gpu::Affine);
-    b.palette = p.poses * asset.tables.joints.size() * sizeof(gpu::Affine);
-    b.positions = p.vertexCapacity * sizeof(glm::vec3);
-    b.normals = p.vertexCapacity * sizeof(glm::vec3);
+    b.palette = p.poses * asset.tables.joints.size() * paletteEntryBytes(budget.skin);
+    // At half precision the positions buffer holds both (HORDE_POOL_WORDS_HALF).
+    const bool half = budget.skin.precision == Precision::Fp16;
+    b.positions = p.vertexCapacity * (half ? poolVertexBytes(budget.skin) : sizeof(glm::vec3));
+    b.normals = half ? 0 : p.vertexCapacity * sizeof(glm::vec3);
     b.worlds = uint64_t(count) * sizeof(gpu::Affine);
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
@@ -85,7 +87,7 @@ std::vector<PartPlan> planCrowd(std::span<const CrowdAsset* const> assets, std::
     uint64_t total = 0;
     for (size_t m = 0; m < assets.size(); ++m)
         total += wants.emplace_back(poolWant(*assets[m], counts[m], budget));
-    const uint64_t room = poolBytes / kPoolVertexBytes;
+    const uint64_t room = poolBytes / poolVertexBytes(budget.skin);
     std::vector<PartPlan> plans;
     for (size_t m = 0; m < assets.size(); ++m) {
         uint64_t pool = budget.vertexBudget;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/skinning.h"
 #include "crowd/crowd_asset.h"
 
 namespace horde {
@@ -16,7 +17,8 @@ namespace horde {
 // a skeleton of 160 nodes and joints (the standard monster) gets about 4,300 own poses, a small
 // one more. The rest share the poses of their time buckets.
 constexpr uint64_t kPoseBytesPerSlot = uint64_t(32) << 20;
-// A skinned vertex in the pool: position and normal.
+// A skinned vertex in the pool: position and normal (at single precision; half takes half:
+// poolVertexBytes, anim/skinning.h).
 constexpr uint64_t kPoolVertexBytes = 2 * sizeof(glm::vec3);
 
 struct CrowdBudget {
@@ -29,6 +31,7 @@ struct CrowdBudget {
     // Own poses per model and frame with LOD on; the rest share. 0: by the skeleton
     // (kPoseBytesPerSlot).
     uint32_t poseBudget = 0;
+    SkinOptions skin; // palette entries and pooled vertices take its bytes
 };
 
 // The own poses a model of `count` instances may have per frame.

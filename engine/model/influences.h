@@ -1,10 +1,14 @@
 #pragma once
-// Skinning influences beyond four are reduced to the four strongest, renormalized; the GPU
-// passes and the CPU reference both read exactly four.
+// Skinning influences: every mesh keeps its four strongest, renormalized, in `joints` and
+// `weights` (what the writers and four-influence skinning read); a source with more (glTF
+// JOINTS_1/WEIGHTS_1) also keeps influences five to eight in `more`, as shares of all eight.
+#include <array>
 #include <cstdint>
 #include <span>
 
 #include <glm/glm.hpp>
+
+#include "model/mesh_storage.h"
 
 namespace horde {
 
@@ -22,6 +26,28 @@ struct FourInfluences {
 
 // Negative or non-finite weights count as zero. Input order breaks ties (stable).
 FourInfluences strongestFour(std::span<const Influence> influences);
+
+// The eight strongest: the first four as strongestFour gives them (weights summing to one, up to
+// a tie at the fourth place, which goes to the earlier influence here), the next four in `more`
+// with weights that are shares of the eight's total.
+struct EightInfluences {
+    glm::u16vec4 joints{0};
+    glm::vec4 weights{0.0f};
+    MoreInfluences more;
+    uint32_t dropped = 0;    // influences with weight past the eighth
+    float droppedMax = 0.0f; // largest normalized weight among them
+};
+EightInfluences strongestEight(std::span<const Influence> influences);
+
+// One vertex's influences as skinning blends them, in double precision (the CPU reference):
+// its four strongest, or, with `limit` 8 and a mesh that keeps more, all eight, the four scaled
+// by one minus the share of the other four (what the GPU passes do in float).
+struct VertexInfluences {
+    std::array<uint32_t, 8> joints{};
+    std::array<double, 8> weights{};
+    uint32_t count = 0;
+};
+VertexInfluences influencesOf(const MeshArrays& arrays, size_t vertex, uint32_t limit);
 
 // One vertex's four influence slots, as vertex arrays store them, reduced in place to what
 // strongestFour keeps, bit for bit. Files written by skinning tools almost always hold the

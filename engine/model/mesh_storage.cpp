@@ -29,6 +29,7 @@ StreamOffsets streamOffsets(const MeshLayout& layout) {
     o.colors = place(cursor, layout.colors ? n * sizeof(glm::vec4) : 0);
     o.joints = place(cursor, layout.skinned ? n * sizeof(glm::u16vec4) : 0);
     o.weights = place(cursor, layout.skinned ? n * sizeof(glm::vec4) : 0);
+    o.more = place(cursor, layout.skinned && layout.moreInfluences ? n * sizeof(MoreInfluences) : 0);
     o.indices = place(cursor, size_t(layout.indexCount) * (layout.index16 ? 2 : 4));
     o.total = (cursor + 15) & ~size_t(15);
     return o;
@@ -45,6 +46,7 @@ MeshArrays arraysAt(std::byte* base, const MeshLayout& layout, const StreamOffse
     a.colors = spanAt<glm::vec4>(base, o.colors, layout.colors ? n : 0);
     a.joints = spanAt<glm::u16vec4>(base, o.joints, layout.skinned ? n : 0);
     a.weights = spanAt<glm::vec4>(base, o.weights, layout.skinned ? n : 0);
+    a.more = spanAt<MoreInfluences>(base, o.more, layout.skinned && layout.moreInfluences ? n : 0);
     if (layout.index16) a.indices16 = spanAt<uint16_t>(base, o.indices, layout.indexCount);
     else a.indices32 = spanAt<uint32_t>(base, o.indices, layout.indexCount);
     return a;

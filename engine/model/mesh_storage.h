@@ -20,7 +20,18 @@ struct MeshLayout {
     bool skinned = false;     // joints and weights streams present
     bool index16 = false;     // 16-bit indices instead of 32-bit
     bool colors = false;      // an RGBA colour per vertex (glTF COLOR_0, Grimrock's colour array)
+    bool moreInfluences = false; // skinned meshes whose source has more than four: influences five to eight
 };
+
+// Influences five to eight of a vertex (glTF JOINTS_1/WEIGHTS_1), beside the four strongest of
+// `joints` and `weights`. Those stay the four strongest renormalized, what every writer and the
+// four-influence skinning read; these weights are shares of all eight, so eight-influence
+// skinning scales the four by one minus their sum (model/influences.h, influencesOf).
+struct MoreInfluences {
+    glm::u16vec4 joints{0};
+    glm::vec4 weights{0.0f};
+};
+static_assert(sizeof(MoreInfluences) == 24, "the GPU reads it as uvec2 + vec4, scalar layout");
 
 struct MeshArrays {
     std::span<glm::vec3> positions;
@@ -31,6 +42,7 @@ struct MeshArrays {
     std::span<glm::vec4> colors;    // linear RGBA in 0..1; empty without colours
     std::span<glm::u16vec4> joints; // indices into the mesh's skin joints
     std::span<glm::vec4> weights;   // sum to 1 (see influences.h)
+    std::span<MoreInfluences> more; // empty unless layout.moreInfluences
     std::span<uint16_t> indices16;
     std::span<uint32_t> indices32;
 
@@ -44,7 +56,7 @@ struct MeshArrays {
 // Byte offsets of each stream from the start of the storage, for GPU addressing.
 struct StreamOffsets {
     size_t positions = 0, normals = 0, tangents = 0, uv0 = 0, uv1 = 0, colors = 0, joints = 0, weights = 0,
-           indices = 0, total = 0;
+           more = 0, indices = 0, total = 0;
 };
 
 StreamOffsets streamOffsets(const MeshLayout& layout);

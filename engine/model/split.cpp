@@ -65,6 +65,7 @@ Mesh buildPart(const Mesh& mesh, const PartPlan& plan, size_t k, MeshAllocator& 
     gather<glm::vec4>(to.colors, from.colors, plan.used);
     gather<glm::u16vec4>(to.joints, from.joints, plan.used);
     gather<glm::vec4>(to.weights, from.weights, plan.used);
+    gather<MoreInfluences>(to.more, from.more, plan.used);
     if (mesh.dangly) {
         part.dangly = Dangly{{}, mesh.dangly->displacement, mesh.dangly->tightness, mesh.dangly->period};
         for (uint32_t v : plan.used)

@@ -67,6 +67,27 @@ bool influencesHold(std::span<const glm::vec4> weights, std::span<const glm::u16
     return true;
 }
 
+// Influences five to eight: numbers, none negative, naming joints where they carry weight, and
+// together no more than half of the eight's total (each is weaker than each of the first four).
+Status moreInfluencesHold(std::span<const MoreInfluences> more, size_t jointCount, const std::string& where) {
+    for (size_t v = 0; v < more.size(); ++v) {
+        float sum = 0.0f;
+        for (int k = 0; k < 4; ++k) {
+            const float w = more[v].weights[k];
+            if (!(w >= 0.0f) || !std::isfinite(w))
+                return fail(where, "vertex " + std::to_string(v) + " has a negative or non-finite weight among influences five to eight");
+            if (w > 0.0f && more[v].joints[k] >= jointCount)
+                return fail(where, "vertex " + std::to_string(v) + " names joint " + std::to_string(more[v].joints[k]) +
+                                       " of " + std::to_string(jointCount));
+            sum += w;
+        }
+        if (sum > 0.5f + 1e-3f)
+            return fail(where, "vertex " + std::to_string(v) + " gives influences five to eight " + std::to_string(sum) +
+                                   " of its weight, more than its four strongest");
+    }
+    return Ok{};
+}
+
 Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     std::string where = "mesh " + std::to_string(m) + " '" + mesh.name + "'";
     if (!mesh.storage) return fail(where, "has no vertex storage");
@@ -90,6 +111,7 @@ Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     if (!mesh.skinned()) return Ok{};
     if (size_t(mesh.skin) >= model.skins.size()) return fail(where, "skin index out of range");
     const Skin& skin = model.skins[mesh.skin];
+    if (Status st = moreInfluencesHold(a.more, skin.joints.size(), where); !st) return st;
     if (influencesHold(a.weights, a.joints, skin.joints.size())) return Ok{};
     for (uint32_t v = 0; v < vertices; ++v) {
         float sum = 0.0f;

@@ -12,8 +12,9 @@ namespace horde {
 
 namespace {
 
-// Position, two UV sets, colour, then four (joint, weight) pairs.
-constexpr size_t kKeyWords = 3 + 2 + 2 + 4 + 8;
+// Position, two UV sets, colour, then four (joint, weight) pairs and four more where the mesh
+// keeps influences five to eight.
+constexpr size_t kKeyWords = 3 + 2 + 2 + 4 + 8 + 8;
 using Key = std::array<uint32_t, kKeyWords>;
 
 // Floats compare by their bits, which orders NaNs too; adding zero makes -0 and +0 one value.
@@ -47,6 +48,12 @@ Key keyOf(const MeshArrays& a, uint32_t v) {
         for (int k = 0; k < 4; ++k) {
             const float w = a.weights[v][k];
             key[at++] = w != 0.0f ? a.joints[v][k] : 0u;
+            key[at++] = bits(w);
+        }
+    if (!a.more.empty())
+        for (int k = 0; k < 4; ++k) {
+            const float w = a.more[v].weights[k];
+            key[at++] = w != 0.0f ? a.more[v].joints[k] : 0u;
             key[at++] = bits(w);
         }
     return key;

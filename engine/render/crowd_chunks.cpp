@@ -48,7 +48,7 @@ std::vector<gpu::DrawInfo> CrowdScene::buildChunkDraws(Part& part) {
 }
 
 void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const RenderTarget& target) {
-    const Slot& slot = slots_[slotIndex];
+    Slot& slot = slots_[slotIndex];
     const uint32_t limit = device_.properties().limits.maxComputeWorkGroupCount[0];
     uint32_t query = 4;
     bool first = true;
@@ -76,6 +76,8 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                         VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
                 ++commands_;
             }
+            const uint32_t chunkIndex = (query - 4) / 2;
+            commands_ += slot.statistics.begin(cmd, PassStatisticsQueries::skin(chunkIndex));
             for (uint32_t m = 0; m < part.meshCount(); ++m) {
                 const uint32_t list = asset.cullMeshes[m].firstLevel;
                 gpu::SkinPush push = skinPush(part, slotIndex, list);
@@ -85,8 +87,10 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                              limit);
                 commands_ += 3;
             }
-            passBarrier(cmd);
+            commands_ += slot.statistics.end(cmd, PassStatisticsQueries::skin(chunkIndex));
             vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, query++);
+            passBarrier(cmd);
+            commands_ += slot.statistics.begin(cmd, PassStatisticsQueries::draw(chunkIndex));
             beginRendering(cmd, target, first);
             if (first) recordGround(cmd, slotIndex);
             vkCmdSetFrontFace(cmd,
@@ -112,7 +116,7 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                     commands_ += 3;
                 }
             vkCmdEndRendering(cmd);
-            ++commands_;
+            commands_ += 1 + slot.statistics.end(cmd, PassStatisticsQueries::draw(chunkIndex));
             // The last chunk's draw ends where recordFrame's final timestamp does.
             if (query + 1 < queryCount()) {
                 vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, query);

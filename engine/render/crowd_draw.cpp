@@ -27,11 +27,12 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
     if (chunked_) {
         recordChunks(cmd, slotIndex, target);
     } else {
+        commands_ += slots_[slotIndex].statistics.begin(cmd, PassStatisticsQueries::draw(0));
         beginRendering(cmd, target, true);
         recordGround(cmd, slotIndex);
         recordIndirectDraws(cmd, slotIndex);
         vkCmdEndRendering(cmd);
-        ++commands_;
+        commands_ += 1 + slots_[slotIndex].statistics.end(cmd, PassStatisticsQueries::draw(0));
     }
     if (target.colorLayoutAfter == VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL) return;
     bool present = target.colorLayoutAfter == VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
@@ -149,7 +150,7 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
         push.joints = source.joints;
         push.weights = source.weights;
         push.palette = b.palette.address();
-        push.skinned = source.skinned() ? 1u : 0u;
+        push.more = source.more;
     }
     const bool uvs = settings_.textures && source.uv0 != 0;
     if (uvs) push.uvs = source.uv0;

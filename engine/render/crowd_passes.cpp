@@ -77,6 +77,7 @@ gpu::SkinPush CrowdScene::skinPush(const Part& part, uint32_t slotIndex, uint32_
     push.order = cm.buffers().lodOrder[level.mesh].address();
     push.joints = mesh.joints;
     push.weights = mesh.weights;
+    push.more = mesh.more;
     push.palette = b.palette.address();
     push.jobs = b.jobs.address() + VkDeviceAddress(list) * part.plan.jobCapacity * sizeof(gpu::SkinJob);
     push.counters = b.counters.address();
@@ -149,12 +150,21 @@ void CrowdScene::computeSharedPoses() {
 
 void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float time, bool stamps) {
     Slot& slot = slots_[slotIndex];
+    // Each timestamp goes right before the barrier that ends its pass. lavapipe writes a timestamp
+    // when its rasterizer threads reach it, and they reach it only at the driver's next flush,
+    // which its pipeline barriers cause; compute dispatches run at once on the recording thread.
+    // A timestamp written after a barrier therefore waited for the next pass to run and carried
+    // its time (the skin pass's showed under pose). On other drivers the order makes no difference.
     auto stamp = [&](uint32_t index) {
         if (!stamps) return;
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, index);
         ++commands_;
     };
+    // Shader invocations per pass, counted with the timestamps (not by recordAnimation).
+    auto beginCount = [&](uint32_t query) { commands_ += stamps ? slot.statistics.begin(cmd, query) : 0; };
+    auto endCount = [&](uint32_t query) { commands_ += stamps ? slot.statistics.end(cmd, query) : 0; };
     const uint32_t flags = this->flags();
+    stamp(0);
     // The previous frame in this slot may still have been reading these when it was submitted.
     barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0);
     for (Part& part : parts_) {
@@ -174,8 +184,8 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         vkCmdDispatchIndirect(cmd, args.get(), VkDeviceSize(index) * sizeof(VkDispatchIndirectCommand));
         commands_ += 3;
     };
-    stamp(0);
     // Cull, share the pool out, assign levels and pool ranges, then size the work.
+    beginCount(PassStatisticsQueries::kCull);
     for (Part& part : parts_) {
         gpu::CullPush push{part.slots[slotIndex].frame.address(), time, settings_.lodErrorPixels, flags, 0};
         dispatch(cmd, pipelines_.cull, push, part.instances.size());
@@ -209,36 +219,43 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         dispatch(cmd, pipelines_.plan, push, HORDE_WORKGROUP);
         commands_ += 3;
     }
+    endCount(PassStatisticsQueries::kCull);
+    stamp(1);
     passBarrier(cmd);
     commands_ += 6;
-    stamp(1);
 
+    beginCount(PassStatisticsQueries::kSample);
     for (Part& part : parts_) {
         Part::PerSlot& b = part.slots[slotIndex];
         indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
                  b.dispatches, 0);
     }
+    endCount(PassStatisticsQueries::kSample);
+    stamp(2);
     passBarrier(cmd);
     ++commands_;
-    stamp(2);
+    beginCount(PassStatisticsQueries::kPose);
     for (Part& part : parts_) {
         Part::PerSlot& b = part.slots[slotIndex];
         indirect(pipelines_.pose,
                  posePush(*part.model, ownPoses(part, b), b.locals.address(), b.palette.address()),
                  b.dispatches, 1);
     }
+    endCount(PassStatisticsQueries::kPose);
+    stamp(3);
     passBarrier(cmd);
     ++commands_;
-    stamp(3);
     if (chunked_) return; // recordChunks skins each chunk before drawing it
+    beginCount(PassStatisticsQueries::skin(0));
     if (settings_.technique == Technique::Compute)
         for (Part& part : parts_)
             for (uint32_t list = 0; list < part.listCount(); ++list)
                 indirect(pipelines_.skin, skinPush(part, slotIndex, list), part.slots[slotIndex].dispatches,
                          3 + list);
+    endCount(PassStatisticsQueries::skin(0));
+    stamp(4);
     passBarrier(cmd);
     ++commands_;
-    stamp(4);
 }
 
 } // namespace horde

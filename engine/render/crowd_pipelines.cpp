@@ -1,6 +1,7 @@
 #include "render/crowd_pipelines.h"
 
 #include <cstddef>
+#include <iterator>
 #include <string>
 
 #include "render/impostor_atlas.h"
@@ -8,8 +9,39 @@
 
 namespace horde {
 
+namespace {
+
+// skinning.glsl's constants (ids 2 to 5), after draw.frag's two: one map serves every stage.
+struct Specialization {
+    VkBool32 sample;
+    uint32_t alphaMode;
+    uint32_t skinning;
+    VkBool32 half;
+    uint32_t influences;
+    VkBool32 stretch;
+};
+constexpr VkSpecializationMapEntry kEntries[] = {{0, offsetof(Specialization, sample), 4},
+                                                 {1, offsetof(Specialization, alphaMode), 4},
+                                                 {2, offsetof(Specialization, skinning), 4},
+                                                 {3, offsetof(Specialization, half), 4},
+                                                 {4, offsetof(Specialization, influences), 4},
+                                                 {5, offsetof(Specialization, stretch), 4}};
+
+Specialization specialization(const SkinVariant& skin) {
+    Specialization s{};
+    s.skinning = skin.options.skinning == Skinning::Dqs ? HORDE_SKIN_DQS : HORDE_SKIN_LBS;
+    s.half = skin.options.precision == Precision::Fp16 ? VK_TRUE : VK_FALSE;
+    s.influences = skin.options.influences > 4 ? 8u : 4u;
+    s.stretch = skin.stretch ? VK_TRUE : VK_FALSE;
+    return s;
+}
+
+} // namespace
+
 CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& info) {
     const bool pool = info.pool, textures = info.textures;
+    Specialization values = specialization(info.skin);
+    const VkSpecializationInfo constants{std::size(kEntries), kEntries, sizeof(values), &values};
     CrowdPipelines p;
     p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
     p.budget = createComputePipeline(device, spirv::budget_comp(), pushBlock<gpu::PlanPush>(), "budget");
@@ -17,16 +49,9 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     p.lists = createComputePipeline(device, spirv::lists_comp(), pushBlock<gpu::PlanPush>(), "lists");
     p.plan = createComputePipeline(device, spirv::plan_comp(), pushBlock<gpu::PlanPush>(), "plan");
     p.sample = createComputePipeline(device, spirv::sample_comp(), pushBlock<gpu::SamplePush>(), "sample");
-    p.pose = createComputePipeline(device, spirv::pose_comp(), pushBlock<gpu::PosePush>(), "pose");
-    p.skin = createComputePipeline(device, spirv::skin_comp(), pushBlock<gpu::SkinPush>(), "skin");
+    p.pose = createComputePipeline(device, spirv::pose_comp(), pushBlock<gpu::PosePush>(), "pose", &constants);
+    p.skin = createComputePipeline(device, spirv::skin_comp(), pushBlock<gpu::SkinPush>(), "skin", &constants);
 
-    // draw.frag's specialization constants: sampling on, alpha mode.
-    struct Specialization {
-        VkBool32 sample;
-        uint32_t alphaMode;
-    };
-    static constexpr VkSpecializationMapEntry entries[] = {{0, offsetof(Specialization, sample), 4},
-                                                           {1, offsetof(Specialization, alphaMode), 4}};
     GraphicsPipelineInfo draw;
     draw.vertex = pool ? spirv::draw_skinned_vert() : spirv::draw_palette_vert();
     draw.fragment = spirv::draw_frag();
@@ -37,9 +62,9 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     draw.setLayout = info.materials;
     static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
     for (uint32_t alpha = 0; alpha < 3; ++alpha) {
-        Specialization values{textures ? VK_TRUE : VK_FALSE, alpha};
-        VkSpecializationInfo specialization{2, entries, sizeof(values), &values};
-        draw.specialization = &specialization;
+        values.sample = textures ? VK_TRUE : VK_FALSE;
+        values.alphaMode = alpha;
+        draw.specialization = &constants;
         draw.blend = alpha == HORDE_ALPHA_BLEND;
         p.draw[alpha] = createGraphicsPipeline(
             device, draw, std::string(pool ? "draw skinned " : "draw palette ") + kinds[alpha]);
@@ -64,7 +89,7 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     bake.samples = kImpostorBakeSamples;
     bake.setLayout = info.materials;
     const VkBool32 sample = textures ? VK_TRUE : VK_FALSE;
-    const VkSpecializationInfo sampling{1, entries, sizeof(sample), &sample};
+    const VkSpecializationInfo sampling{1, kEntries, sizeof(sample), &sample};
     bake.specialization = &sampling;
     p.impostorBake = createGraphicsPipeline(device, bake, "impostor bake");
     GraphicsPipelineInfo impostor = ground;

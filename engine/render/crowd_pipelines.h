@@ -3,6 +3,7 @@
 // mode, and the ground.
 #include <array>
 
+#include "anim/skinning.h"
 #include "vk/pipeline.h"
 
 namespace horde {
@@ -15,6 +16,14 @@ struct CrowdPipelines {
     Pipeline impostorBake, impostor; // when the scene has impostors
 };
 
+// How pose, skin and the draw skin (shaders/skinning.glsl's specialization constants): the
+// scene's options, and whether a joint of any of its models may scale or shear (jointsMayStretch):
+// dual quaternions blend the stretches only then.
+struct SkinVariant {
+    SkinOptions options;
+    bool stretch = false;
+};
+
 struct CrowdPipelineInfo {
     bool pool = true; // the draw reads skinned vertices (compute technique), else blends the palette itself
     bool textures = true; // off: nothing is sampled but the impostor atlases
@@ -22,6 +31,7 @@ struct CrowdPipelineInfo {
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
     VkDescriptorSetLayout materials = VK_NULL_HANDLE; // the material table's set layout
     VkDescriptorSetLayout impostors = VK_NULL_HANDLE; // the atlases' (none: no impostor pipelines)
+    SkinVariant skin;
 };
 
 CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& info);

@@ -2,6 +2,8 @@
 // its own copy.
 #include <cstring>
 
+#include <glm/gtc/packing.hpp>
+
 #include "render/crowd_scene_part.h"
 #include "vk/device.h"
 
@@ -21,15 +23,15 @@ std::vector<uint8_t> CrowdScene::readBuffer(const Buffer& buffer, VkDeviceSize o
     return bytes;
 }
 
-std::vector<gpu::Affine> CrowdScene::readPalette(uint32_t slot, uint32_t partIndex) {
+std::vector<uint32_t> CrowdScene::readPalette(uint32_t slot, uint32_t partIndex) {
     const Part& part = parts_.at(partIndex);
     if (settings_.cull || settings_.lod) throw std::logic_error("readPalette needs culling and LOD off");
     const CrowdAsset& asset = part.asset();
-    const VkDeviceSize joint = sizeof(gpu::Affine) * asset.tables.joints.size();
+    const VkDeviceSize joint = paletteEntryBytes(settings_.skin) * asset.tables.joints.size();
     std::vector<uint8_t> bytes =
         readBuffer(part.slots[slot].palette, asset.sharedPoses() * joint, part.count() * joint);
-    std::vector<gpu::Affine> out(bytes.size() / sizeof(gpu::Affine));
-    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(gpu::Affine));
+    std::vector<uint32_t> out(bytes.size() / sizeof(uint32_t));
+    std::memcpy(out.data(), bytes.data(), out.size() * sizeof(uint32_t));
     return out;
 }
 
@@ -41,15 +43,24 @@ std::vector<glm::vec3> CrowdScene::readSkinned(uint32_t slot, uint32_t partIndex
     if (chunked_) throw std::logic_error("readSkinned needs a crowd the vertex budget holds whole");
     const CrowdAsset& asset = part.asset();
     const uint32_t stride = asset.vertexStride;
-    const Buffer& pool = normals ? part.slots[slot].normals : part.slots[slot].positions;
-    std::vector<uint8_t> bytes = readBuffer(pool, 0, uint64_t(part.count()) * stride * sizeof(glm::vec3));
+    const bool half = settings_.skin.precision == Precision::Fp16;
+    const Buffer& pool = normals && !half ? part.slots[slot].normals : part.slots[slot].positions;
+    const uint64_t vertexBytes = half ? poolVertexBytes(settings_.skin) : sizeof(glm::vec3);
+    std::vector<uint8_t> bytes = readBuffer(pool, 0, uint64_t(part.count()) * stride * vertexBytes);
+    // At half precision a vertex is three words: (px, py), (pz, nx), (ny, nz).
+    auto pooled = [&](size_t index) {
+        if (!half) return reinterpret_cast<const glm::vec3*>(bytes.data())[index];
+        uint32_t w[HORDE_POOL_WORDS_HALF];
+        std::memcpy(w, bytes.data() + index * vertexBytes, sizeof w);
+        const glm::vec2 a = glm::unpackHalf2x16(w[0]), b = glm::unpackHalf2x16(w[1]), c = glm::unpackHalf2x16(w[2]);
+        return normals ? glm::vec3(b.y, c) : glm::vec3(a, b.x);
+    };
     const std::vector<uint32_t>& order = asset.lods[meshIndex].order;
     const uint32_t base = asset.cullMeshes[meshIndex].vertexBase;
     std::vector<glm::vec3> out(part.count() * order.size());
-    const auto* pooled = reinterpret_cast<const glm::vec3*>(bytes.data());
     for (size_t i = 0; i < part.count(); ++i)
         for (size_t v = 0; v < order.size(); ++v)
-            out[i * order.size() + order[v]] = pooled[i * stride + base + v];
+            out[i * order.size() + order[v]] = pooled(i * stride + base + v);
     return out;
 }
 

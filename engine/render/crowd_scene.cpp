@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "anim/dual_quaternion.h"
 #include "render/crowd_scene_part.h"
 #include "vk/check.h"
 #include "vk/device.h"
@@ -25,7 +26,7 @@ VkDeviceSize deviceHeap(const Device& device) {
 }
 
 CrowdBudget budgetOf(const CrowdSettings& s) {
-    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget};
+    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin};
 }
 
 // The crowd's extent: every placement with its model's every-pose sphere.
@@ -92,6 +93,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         slot.stamps.resize(queryCount());
         VK_CHECK(vkCreateQueryPool(device.get(), &query, nullptr, &slot.queries));
         device.setName(slot.queries, VK_OBJECT_TYPE_QUERY_POOL, "pass timestamps" + tag);
+        slot.statistics = PassStatisticsQueries(device, chunkCount(), "pass statistics" + tag);
     }
 
     // Everything the GPU only reads goes up in one batch: instances, chunk draws, frame records.
@@ -120,9 +122,12 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
     if (settings.impostors && settings.lod && !parts_.empty())
         impostors_ = std::make_unique<ImpostorAtlases>(device);
+    SkinVariant skin{settings.skin};
+    for (const Part& part : parts_)
+        skin.stretch |= jointsMayStretch(part.model->model());
     pipelines_ = createCrowdPipelines(device, {settings.technique == Technique::Compute, settings.textures,
                                                settings.colorFormat, settings.samples, materials_->layout(),
-                                               impostors_ ? impostors_->layout() : VK_NULL_HANDLE});
+                                               impostors_ ? impostors_->layout() : VK_NULL_HANDLE, skin});
     computeSharedPoses();
     if (impostors_) bakeImpostors();
 }
@@ -323,7 +328,7 @@ void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time
     commands_ = 0;
     writeGlobals(slotIndex, view, cull ? *cull : view);
     vkCmdResetQueryPool(cmd, slot.queries, 0, queryCount());
-    ++commands_;
+    commands_ += 1 + slot.statistics.reset(cmd);
     recordPasses(cmd, slotIndex, time, true);
     recordDraw(cmd, slotIndex, target);
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, slot.queries, queryCount() - 1);
@@ -401,10 +406,15 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
     return out;
 }
 
+std::optional<PassInvocations> CrowdScene::invocations(uint32_t slotIndex) const {
+    const Slot& slot = slots_[slotIndex];
+    return slot.used ? slot.statistics.read() : std::nullopt;
+}
+
 void CrowdScene::collectStats(uint32_t slot, FrameStats& stats) const {
     std::optional<PassTimes> times = passTimes(slot);
     std::optional<FrameCounts> frameCounts = counts(slot);
-    if (times && frameCounts) stats.add(*times, std::move(*frameCounts));
+    if (times && frameCounts) stats.add(*times, std::move(*frameCounts), invocations(slot));
 }
 
 } // namespace horde

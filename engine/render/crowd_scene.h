@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "anim/cull_reference.h"
+#include "anim/skinning.h"
 #include "crowd/frame_stats.h"
 #include "crowd/layout.h"
 #include "crowd/view.h"
@@ -23,6 +24,7 @@
 #include "render/crowd_pipelines.h"
 #include "render/impostor_atlas.h"
 #include "render/material_table.h"
+#include "render/pass_statistics.h"
 
 namespace horde {
 
@@ -33,6 +35,7 @@ enum class Technique {
 
 struct CrowdSettings {
     Technique technique = Technique::Compute;
+    SkinOptions skin; // the blend, its precision and influences (anim/skinning.h), either technique
     bool cull = true;
     bool lod = true;
     float lodErrorPixels = kDefaultLodErrorPixels;
@@ -90,10 +93,14 @@ class CrowdScene {
     // After the slot's frame has finished on the GPU.
     std::optional<PassTimes> passTimes(uint32_t slot) const;
     std::optional<FrameCounts> counts(uint32_t slot) const;
-    // Both of the above into `stats`, when the slot had a frame.
+    // Shader invocations per pass, where the device counts them.
+    std::optional<PassInvocations> invocations(uint32_t slot) const;
+    // The above into `stats`, when the slot had a frame.
     void collectStats(uint32_t slot, FrameStats& stats) const;
 
     void setTintLevels(bool tint) { tintLevels_ = tint; }
+    // The largest error a level or shared pose may show, from the next frame on.
+    void setLodErrorPixels(float pixels) { settings_.lodErrorPixels = pixels; }
     const CrowdSettings& settings() const { return settings_; }
     Bounds worldBounds() const { return worldBounds_; }
     // Where the instances stand: the box of their placements (their feet, not their extent).
@@ -112,10 +119,11 @@ class CrowdScene {
     // The scene's textures and material records (the draw's material table).
     const MaterialTable& materials() const { return *materials_; }
 
-    // Brute force only (cull and LOD off): model `part`'s palettes per instance, and one mesh's
-    // skinned positions or normals per instance in source vertex order (recordAnimation's skin
-    // pass; a crowd skinned in chunks has none).
-    std::vector<gpu::Affine> readPalette(uint32_t slot, uint32_t part);
+    // Brute force only (cull and LOD off): model `part`'s palettes per instance, as the pose pass
+    // stored them (paletteEntryBytes(settings().skin) per joint), and one mesh's skinned
+    // positions or normals per instance in source vertex order (recordAnimation's skin pass,
+    // halves read back as floats; a crowd skinned in chunks has none).
+    std::vector<uint32_t> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
     // Model `part`'s draw lists in the slot's last frame: where each starts (every (mesh, level)
     // list, then the impostors'), and the first `count` entries of all of them.
@@ -130,6 +138,7 @@ class CrowdScene {
         Buffer globals, countsReadback;
         VkQueryPool queries = VK_NULL_HANDLE;
         mutable std::vector<uint64_t> stamps; // passTimes' scratch, sized once
+        PassStatisticsQueries statistics;
         bool used = false;
     };
     void createSlotBuffers(Part& part);

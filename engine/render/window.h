@@ -62,6 +62,8 @@ class Swapchain {
     // Rebuilds for the window's current size; the caller has waited for its frames in flight.
     void rebuild();
     bool stale() const { return stale_; }
+    // Its images can be copied from (VK_IMAGE_USAGE_TRANSFER_SRC_BIT).
+    bool readable() const { return readable_; }
 
   private:
     void create();
@@ -80,6 +82,7 @@ class Swapchain {
     std::vector<VkSemaphore> rendered_; // per image, kept across rebuilds
     std::vector<VkSemaphore> acquired_; // per slot
     bool stale_ = false;
+    bool readable_ = false;
 };
 
 } // namespace horde

@@ -249,6 +249,8 @@ void Device::init(const DeviceOptions& options) {
     vkGetPhysicalDeviceFeatures(physical_, &supported);
     textureCompressionBC_ = supported.textureCompressionBC;
     features2.features.textureCompressionBC = supported.textureCompressionBC;
+    pipelineStatistics_ = supported.pipelineStatisticsQuery;
+    features2.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
 
     std::vector<const char*> deviceExtensions;
     if (options.swapchain) deviceExtensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

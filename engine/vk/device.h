@@ -63,6 +63,8 @@ class Device {
     bool validation() const { return validation_; }
     // Block-compressed textures (BC1-BC7) can be sampled as stored.
     bool textureCompressionBC() const { return textureCompressionBC_; }
+    // Pipeline-statistics queries (shader invocations per pass) can be made.
+    bool pipelineStatistics() const { return pipelineStatistics_; }
     const MessageCounts& messages() const { return *messages_; }
     // Outlives the device, so a test can read what the layers said at vkDestroyDevice.
     std::shared_ptr<const MessageCounts> messageLog() const { return messages_; }
@@ -98,6 +100,7 @@ class Device {
     bool unifiedMemory_ = false;
     bool validation_ = false;
     bool textureCompressionBC_ = false;
+    bool pipelineStatistics_ = false;
     bool debugUtils_ = false;
     std::shared_ptr<MessageCounts> messages_ = std::make_shared<MessageCounts>();
     std::unique_ptr<Allocator> allocator_;

@@ -68,6 +68,7 @@ GpuMesh gpuMesh(const Mesh& mesh) {
     if (mesh.skinned()) {
         out.joints = gpu->address(gpu->offsets.joints);
         out.weights = gpu->address(gpu->offsets.weights);
+        if (mesh.layout().moreInfluences) out.more = gpu->address(gpu->offsets.more);
     }
     return out;
 }

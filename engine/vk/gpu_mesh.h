@@ -42,6 +42,7 @@ void uploadMeshes(Device& device, Model& model);
 struct GpuMesh {
     VkBuffer buffer = VK_NULL_HANDLE; // indices and every stream
     VkDeviceAddress positions = 0, normals = 0, uv0 = 0, joints = 0, weights = 0;
+    VkDeviceAddress more = 0; // influences five to eight, where the mesh keeps them
     bool skinned() const { return joints != 0; }
 };
 

@@ -9,13 +9,14 @@
 
 namespace horde {
 
-Pipeline::Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout, uint32_t pushSize)
-    : device_(&device), pipeline_(pipeline), layout_(layout), pushSize_(pushSize) {}
+Pipeline::Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout, uint32_t pushSize,
+                   VkShaderStageFlags pushStages)
+    : device_(&device), pipeline_(pipeline), layout_(layout), pushSize_(pushSize), pushStages_(pushStages) {}
 
 Pipeline::Pipeline(Pipeline&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)),
-      pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
-      layout_(std::exchange(other.layout_, VK_NULL_HANDLE)), pushSize_(other.pushSize_) {}
+    : device_(std::exchange(other.device_, nullptr)), pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
+      layout_(std::exchange(other.layout_, VK_NULL_HANDLE)), pushSize_(other.pushSize_),
+      pushStages_(other.pushStages_) {}
 
 Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
     if (this != &other) {
@@ -24,6 +25,7 @@ Pipeline& Pipeline::operator=(Pipeline&& other) noexcept {
         pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
         layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
         pushSize_ = other.pushSize_;
+        pushStages_ = other.pushStages_;
     }
     return *this;
 }
@@ -63,9 +65,15 @@ void checkPushBlock(std::span<const uint32_t> spirv, PushBlock push, std::string
                                std::to_string(push.size));
 }
 
-VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_view name,
+constexpr VkShaderStageFlags kGraphicsStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+
+// Push constants reach only the stages the pipeline has: lavapipe updates every stage a push names
+// when it next emits that stage's state, and its pipeline-statistics queries emit the graphics
+// state, which with compute pushes marked for every stage and no graphics pipeline bound crashed
+// it (Mesa 22.3).
+VkPipelineLayout createLayout(Device& device, uint32_t pushSize, VkShaderStageFlags stages, std::string_view name,
                               VkDescriptorSetLayout setLayout = VK_NULL_HANDLE) {
-    VkPushConstantRange range{VK_SHADER_STAGE_ALL, 0, pushSize};
+    VkPushConstantRange range{stages, 0, pushSize};
     VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     info.setLayoutCount = setLayout ? 1 : 0;
     info.pSetLayouts = &setLayout;
@@ -79,15 +87,16 @@ VkPipelineLayout createLayout(Device& device, uint32_t pushSize, std::string_vie
 } // namespace
 
 Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push,
-                               std::string_view name) {
+                               std::string_view name, const VkSpecializationInfo* specialization) {
     checkPushBlock(spirv, push, name);
     ShaderModule module(device.get(), spirv);
-    VkPipelineLayout layout = createLayout(device, push.size, name);
+    VkPipelineLayout layout = createLayout(device, push.size, VK_SHADER_STAGE_COMPUTE_BIT, name);
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     info.stage.module = module.module;
     info.stage.pName = "main";
+    info.stage.pSpecializationInfo = specialization;
     info.layout = layout;
     VkPipeline pipeline;
     VkResult result = vkCreateComputePipelines(device.get(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
@@ -96,14 +105,14 @@ Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, 
         throwVulkanError("vkCreateComputePipelines", result, __FILE__, __LINE__);
     }
     device.setName(pipeline, VK_OBJECT_TYPE_PIPELINE, name);
-    return Pipeline(device, pipeline, layout, push.size);
+    return Pipeline(device, pipeline, layout, push.size, VK_SHADER_STAGE_COMPUTE_BIT);
 }
 
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, std::string_view name) {
     checkPushBlock(p.vertex, p.push, name);
     checkPushBlock(p.fragment, p.push, name);
     ShaderModule vertex(device.get(), p.vertex), fragment(device.get(), p.fragment);
-    VkPipelineLayout layout = createLayout(device, p.push.size, name, p.setLayout);
+    VkPipelineLayout layout = createLayout(device, p.push.size, kGraphicsStages, name, p.setLayout);
 
     VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                  {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
@@ -182,7 +191,7 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
         throwVulkanError("vkCreateGraphicsPipelines", result, __FILE__, __LINE__);
     }
     device.setName(pipeline, VK_OBJECT_TYPE_PIPELINE, name);
-    return Pipeline(device, pipeline, layout, p.push.size);
+    return Pipeline(device, pipeline, layout, p.push.size, kGraphicsStages);
 }
 
 void barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,

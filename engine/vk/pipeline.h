@@ -17,7 +17,8 @@ class Device;
 class Pipeline {
   public:
     Pipeline() = default;
-    Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout, uint32_t pushSize);
+    Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout, uint32_t pushSize,
+             VkShaderStageFlags pushStages);
     Pipeline(Pipeline&& other) noexcept;
     Pipeline& operator=(Pipeline&& other) noexcept;
     Pipeline(const Pipeline&) = delete;
@@ -27,6 +28,7 @@ class Pipeline {
     VkPipeline get() const { return pipeline_; }
     VkPipelineLayout layout() const { return layout_; }
     uint32_t pushSize() const { return pushSize_; }
+    VkShaderStageFlags pushStages() const { return pushStages_; }
 
   private:
     void reset();
@@ -34,6 +36,7 @@ class Pipeline {
     VkPipeline pipeline_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     uint32_t pushSize_ = 0;
+    VkShaderStageFlags pushStages_ = 0;
 };
 
 // A pipeline's push-constant block: one struct of gpu_types.h, which its shaders declare too.
@@ -48,8 +51,9 @@ template <class Push> constexpr PushBlock pushBlock() {
     return {uint32_t(sizeof(Push)), uint32_t(alignof(Push))};
 }
 
+// `specialization`: the shader's specialization constants, when it has any to set.
 Pipeline createComputePipeline(Device& device, std::span<const uint32_t> spirv, PushBlock push,
-                               std::string_view name);
+                               std::string_view name, const VkSpecializationInfo* specialization = nullptr);
 
 struct GraphicsPipelineInfo {
     std::span<const uint32_t> vertex;
@@ -70,7 +74,7 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info
 template <class Push> void pushConstants(VkCommandBuffer cmd, const Pipeline& pipeline, const Push& push) {
     if (sizeof(Push) != pipeline.pushSize())
         throw std::logic_error("push constants of another pass's block for this pipeline");
-    vkCmdPushConstants(cmd, pipeline.layout(), VK_SHADER_STAGE_ALL, 0, sizeof(Push), &push);
+    vkCmdPushConstants(cmd, pipeline.layout(), pipeline.pushStages(), 0, sizeof(Push), &push);
 }
 
 // One invocation per item, in workgroups of HORDE_WORKGROUP (shaders/gpu_types.h).

@@ -145,6 +145,8 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     layout.skinned = skin >= 0;
     layout.index16 = vertices <= 65536;
     layout.colors = s->hasColor;
+    // A second set of joints and weights is kept (the eight strongest), not reduced to four here.
+    layout.moreInfluences = layout.skinned && s->influences.size() > 1;
     const uint64_t bytes = streamOffsets(layout).total;
     if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
     Mesh mesh;
@@ -166,6 +168,13 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
         for (const auto& [joints, weights] : s->influences)
             for (int k = 0; k < 4 && n < std::size(influences); ++k)
                 influences[n++] = {joints.integer(v, k), weights.get(v, k)};
+        if (layout.moreInfluences) {
+            const EightInfluences eight = strongestEight(std::span(influences, n));
+            a.joints[v] = eight.joints;
+            a.weights[v] = eight.weights;
+            a.more[v] = eight.more;
+            continue;
+        }
         FourInfluences four = strongestFour(std::span(influences, n));
         a.joints[v] = four.joints;
         a.weights[v] = four.weights;

@@ -18,6 +18,7 @@
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
+#include "support/glb.h"
 #include "support/temp_dir.h"
 
 using horde::test::Bytes;
@@ -434,6 +435,71 @@ TEST(Gltf, MonsterRoundTripsThroughGlbAndGltf) {
         expectSameCreature(monster, *back);
         expectSamePoses(monster, *back, radius);
     }
+}
+
+// A second set of joints and weights (JOINTS_1, WEIGHTS_1) is kept, not reduced to four at load:
+// the monster whose rings blend up to seven joints, written with its eight influences as a file
+// of a skinning tool would hold them (both sets as shares of all eight), reads back with the four
+// strongest renormalized and influences five to eight beside them, and poses as the monster does.
+TEST(Gltf, ASecondSetOfJointsAndWeightsIsKept) {
+    TempDir dir;
+    HeapMeshAllocator allocator;
+    MonsterParams params;
+    params.influences = 8;
+    Model monster = buildMonster(allocator, params);
+    const std::filesystem::path path = dir.path / "eight.glb";
+    ASSERT_TRUE(gltfFormat().write(monster, path));
+    test::Glb glb = test::Glb::read(path);
+    const MeshArrays& a = monster.meshes[0].arrays();
+    size_t v = 0;
+    glb.editAttribute<4>("WEIGHTS_0", [&](float* w) {
+        const glm::vec4 more = a.more[v].weights;
+        for (int k = 0; k < 4; ++k) w[k] = a.weights[v][k] * (1.0f - (more.x + more.y + more.z + more.w));
+        ++v;
+    });
+    const size_t joints = glb.bin.size(), weights = joints + a.more.size() * 8;
+    for (const MoreInfluences& m : a.more)
+        for (int k = 0; k < 4; ++k) {
+            const uint16_t j = m.joints[k];
+            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&j), reinterpret_cast<const uint8_t*>(&j) + 2);
+        }
+    for (const MoreInfluences& m : a.more)
+        for (int k = 0; k < 4; ++k) {
+            const float w = m.weights[k];
+            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&w), reinterpret_cast<const uint8_t*>(&w) + 4);
+        }
+    glb.doc["buffers"][0]["byteLength"] = glb.bin.size();
+    const size_t view = glb.doc["bufferViews"].size(), accessor = glb.doc["accessors"].size();
+    glb.doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", joints}, {"byteLength", weights - joints}});
+    glb.doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", weights}, {"byteLength", glb.bin.size() - weights}});
+    glb.doc["accessors"].push_back({{"bufferView", view}, {"componentType", 5123}, {"count", a.more.size()}, {"type", "VEC4"}});
+    glb.doc["accessors"].push_back({{"bufferView", view + 1}, {"componentType", 5126}, {"count", a.more.size()}, {"type", "VEC4"}});
+    for (json& p : glb.doc["meshes"][0]["primitives"]) {
+        p["attributes"]["JOINTS_1"] = accessor;
+        p["attributes"]["WEIGHTS_1"] = accessor + 1;
+    }
+    glb.write(path);
+
+    Result<Model> read = loadModel(path, {}, allocator);
+    ASSERT_TRUE(read) << read.error().message;
+    const Mesh& mesh = read->meshes[0];
+    ASSERT_TRUE(mesh.layout().moreInfluences);
+    ASSERT_EQ(mesh.vertexCount(), a.positions.size());
+    for (size_t i = 0; i < a.positions.size(); ++i) {
+        EXPECT_EQ(mesh.arrays().joints[i], a.joints[i]) << "vertex " << i;
+        EXPECT_EQ(mesh.arrays().more[i].joints, a.more[i].joints) << "vertex " << i;
+        for (int k = 0; k < 4; ++k) {
+            EXPECT_NEAR(mesh.arrays().weights[i][k], a.weights[i][k], 1e-6f) << "vertex " << i;
+            EXPECT_NEAR(mesh.arrays().more[i].weights[k], a.more[i].weights[k], 1e-6f) << "vertex " << i;
+        }
+    }
+    const SkinOptions eight{Skinning::Lbs, Precision::Fp32, 8};
+    const std::vector<PosedMesh> expected = poseModel(monster, Playback{0}, 0.4, eight),
+                                 got = poseModel(*read, Playback{0}, 0.4, eight);
+    double worst = 0.0;
+    for (size_t i = 0; i < expected[0].positions.size(); ++i)
+        worst = std::max(worst, glm::length(expected[0].positions[i] - got[0].positions[i]));
+    EXPECT_LT(worst, 1e-5);
 }
 
 TEST(Gltf, AxesAreConvertedIntoGltfFrame) {
