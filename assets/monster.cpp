@@ -381,6 +381,8 @@ Model buildMonster(MeshAllocator& allocator, const MonsterParams& params) {
     for (size_t s = 0; s < submeshIndices.size(); ++s) {
         mesh.submeshes.push_back({materials[s], at, uint32_t(submeshIndices[s].size())});
         for (uint32_t i : submeshIndices[s]) a.setIndex(at++, i);
+        // Defined here, white and untextured: each draws its name's palette colour.
+        model.materials.push_back({.name = materials[s]});
     }
     model.meshes.push_back(std::move(mesh));
     model.clips.push_back(walk(rig));
