@@ -4,13 +4,17 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "model/model.h"
 #include "monster.h"
 #include "render/crowd_model.h"
+#include "texture/texture.h"
 #include "vk/device.h"
 #include "vk/gpu_mesh.h"
+#include "vk/gpu_texture.h"
 
 namespace horde::bench {
 
@@ -37,12 +41,21 @@ struct Context {
     using MonsterKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, bool>;
     std::map<MonsterKey, Model> monsters;
     std::map<MonsterKey, std::unique_ptr<CrowdModel>> crowdModels;
+    // --assets: the user's animated models (a folder's, or one file) with their textures, sized
+    // as `horde crowd --model` sizes them; none without the flag, and then no crowd_assets rows.
+    std::unique_ptr<GpuTextureAllocator> textureAllocator;
+    std::unique_ptr<TextureLibrary> textures;
+    std::vector<std::unique_ptr<Model>> assetModels;
+    std::vector<std::unique_ptr<CrowdModel>> assetCrowdModels;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
 
     Model& monster(const MonsterParams& params, bool skinned = false);
     // The monster made ready for crowds (LOD chains, motion bounds), once per run.
     const CrowdModel& crowdMonster(const MonsterParams& params, bool skinned = false);
+    // Loads `path`'s animated models into assetCrowdModels; false (with the reason printed) when
+    // it has none or one fails to load.
+    bool loadAssets(const std::string& path);
 };
 
 // The plain copy kernel over `bytes`, timed by timestamps: bytes read plus bytes written per

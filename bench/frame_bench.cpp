@@ -7,22 +7,23 @@
 // brute force with every skinning (technique, lbs or dqs, fp32 or fp16, 4 or 8 influences) of
 // the monster blending up to seven joints, over crowd sizes, and `skin_ratio/` the goals'
 // comparisons with both sides drawn in alternation (the ratio per pair of frames, so a shared
-// machine's load weighs on both alike). Benchmark time is GPU time
-// (timestamps); CPU record + submit time, recording time alone, pass times, what was drawn and throughput are
-// counters.
+// machine's load weighs on both alike). `crowd_assets/` is `crowd/` over the user's own models
+// (--assets), absent without them. Benchmark time is GPU time (timestamps); CPU record + submit
+// time, recording time alone, pass times, what was drawn and throughput are counters.
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "bench_context.h"
+#include "crowd/view.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/headless.h"
-#include "crowd/view.h"
 #include "vk/check.h"
 
 namespace horde::bench {
@@ -31,7 +32,8 @@ namespace {
 
 // Bytes each pass moves per item (reads + writes), for its fraction of copy bandwidth.
 constexpr double kSampleBytesPerNode = 48 + 3 * 32 + 2 * 3 * 16 + 48; // rest, channels, keys, local
-constexpr double kSkinBytesPerVertex = 4 + 12 + 12 + 8 + 16 + 12 + 12; // in: order, p, n, joints, weights; out: p, n
+constexpr double kSkinBytesPerVertex =
+    4 + 12 + 12 + 8 + 16 + 12 + 12; // in: order, p, n, joints, weights; out: p, n
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0.0;
@@ -48,9 +50,15 @@ struct FrameCase {
     bool skinned = false; // the monster wearing its generated skin texture
     bool textures = true; // sampled (CrowdSettings::textures)
     SkinOptions skin;
-    bool warmUp = false;           // one untimed frame first
-    VkExtent2D extent{640, 360};   // of the image drawn
+    bool warmUp = false;                   // one untimed frame first
+    VkExtent2D extent{640, 360};           // of the image drawn
+    std::vector<const CrowdModel*> models; // the crowd's models; none: the monster as `params` says
 };
+
+std::vector<const CrowdModel*> crowdOf(Context& context, const FrameCase& c) {
+    if (!c.models.empty()) return c.models;
+    return {&context.crowdMonster(c.params, c.skinned)};
+}
 
 // One case's crowd ready to draw offscreen, a frame at a time.
 struct Rig {
@@ -64,12 +72,12 @@ struct Rig {
     // Throws VulkanError when the crowd does not fit on the device.
     Rig(Context& context, const FrameCase& c)
         : device(*context.device), scene(makeScene(context, c)),
-          color(device, c.extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                "bench color"),
+          color(device, c.extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, "bench color"),
           depth(device, c.extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                 VK_IMAGE_ASPECT_DEPTH_BIT, "bench depth"),
-          target{color.get(), color.view(), depth.get(), depth.view(), VK_NULL_HANDLE, VK_NULL_HANDLE, c.extent,
-                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+          target{color.get(),    color.view(),   depth.get(), depth.view(),
+                 VK_NULL_HANDLE, VK_NULL_HANDLE, c.extent,    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
           slots(device, 1, kOfflineFenceTimeoutNs) {
         const float aspect = float(c.extent.width) / float(c.extent.height);
         const OrbitCamera camera =
@@ -97,13 +105,19 @@ struct Rig {
         settings.skin = c.skin;
         settings.slots = 1;
         settings.colorFormat = kOffscreenColorFormat;
-        const CrowdModel* models[] = {&context.crowdMonster(c.params, c.skinned)};
-        return std::make_unique<CrowdScene>(*context.device, models, c.count, settings);
+        return std::make_unique<CrowdScene>(*context.device, crowdOf(context, c), c.count, settings);
     }
 };
 
 void frame(benchmark::State& state, Context& context, const FrameCase& c) {
-    const CrowdModel& model = context.crowdMonster(c.params, c.skinned);
+    // Per instance, over the crowd's models (each draws an equal share of it).
+    double vertexStride = 0.0, joints = 0.0, nodes = 0.0;
+    const std::vector<const CrowdModel*> models = crowdOf(context, c);
+    for (const CrowdModel* m : models) {
+        vertexStride += double(m->asset().vertexStride) / double(models.size());
+        joints += double(m->asset().tables.joints.size()) / double(models.size());
+        nodes += double(m->model().nodes.size()) / double(models.size());
+    }
     std::unique_ptr<Rig> rig;
     try {
         rig = std::make_unique<Rig>(context, c);
@@ -122,7 +136,8 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
         VkCommandBuffer cmd = rig->slots.begin(0);
         scene->recordFrame(cmd, 0, 0.0f, rig->target, rig->view);
         VK_CHECK(vkEndCommandBuffer(cmd));
-        record.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        record.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
 
     // One frame run untimed where asked: a CPU driver compiles each pipeline's shaders on their
@@ -164,7 +179,7 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     const double vertices = double(counts.skinnedVertices);
     const double total = median(cull) + median(sample) + median(pose) + median(skin) + median(draw);
     state.counters["instances"] = c.count;
-    state.counters["vertices_per_instance"] = double(model.asset().vertexStride);
+    state.counters["vertices_per_instance"] = vertexStride;
     state.counters["visible"] = counts.visible;
     state.counters["triangles"] = double(counts.triangles);
     state.counters["skinned_vertices"] = vertices;
@@ -183,31 +198,34 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     state.counters["commands"] = scene->lastCommandCount();
     state.counters["skinned_vertices_per_s"] = total > 0 ? vertices / (total * 1e-3) : 0;
     double animate = median(sample) + median(pose);
-    state.counters["joints_per_s"] =
-        animate > 0 ? double(counts.ownPoses) * double(model.asset().tables.joints.size()) / (animate * 1e-3) : 0;
+    state.counters["joints_per_s"] = animate > 0 ? double(counts.ownPoses) * joints / (animate * 1e-3) : 0;
     state.counters["gpu_bytes_per_instance"] = double(scene->slotBytes()) / c.count;
     // What skinning costs per skinned vertex: the skin pass alone, and with the draw that reads
     // what it wrote (or skins, with the vertex technique).
     state.counters["skin_ns_per_vertex"] = vertices > 0 ? median(skin) * 1e6 / vertices : 0;
-    state.counters["skin_draw_ns_per_vertex"] = vertices > 0 ? (median(skin) + median(draw)) * 1e6 / vertices : 0;
+    state.counters["skin_draw_ns_per_vertex"] =
+        vertices > 0 ? (median(skin) + median(draw)) * 1e6 / vertices : 0;
     if (invocations) {
         state.counters["skin_invocations"] = double(invocations->skin.compute);
         state.counters["draw_vertex_invocations"] = double(invocations->draw.vertex);
         state.counters["draw_fragment_invocations"] = double(invocations->draw.fragment);
     }
     if (context.copyBytesPerSecond > 0) {
-        const Model& m = model.model();
-        double sampleRate = median(sample) > 0 ? double(counts.ownPoses) * double(m.nodes.size()) * kSampleBytesPerNode / (median(sample) * 1e-3) : 0;
+        double sampleRate = median(sample) > 0 ? double(counts.ownPoses) * nodes * kSampleBytesPerNode /
+                                                     (median(sample) * 1e-3)
+                                               : 0;
         double skinRate = median(skin) > 0 ? vertices * kSkinBytesPerVertex / (median(skin) * 1e-3) : 0;
         state.counters["sample_of_copy_bw"] = sampleRate / context.copyBytesPerSecond;
-        state.counters["skin_of_copy_bw"] = c.technique == Technique::Compute ? skinRate / context.copyBytesPerSecond : 0;
+        state.counters["skin_of_copy_bw"] =
+            c.technique == Technique::Compute ? skinRate / context.copyBytesPerSecond : 0;
     }
 }
 
 // Two cases drawn in alternation, frame by frame, so that whatever else runs on the machine weighs
 // on both alike: `ratio` is the median over the pairs of a's cost per skinned vertex over b's, the
 // cost being the skin pass (`skinOnly`) or the skin pass and the draw that reads its vertices.
-void paired(benchmark::State& state, Context& context, const FrameCase& a, const FrameCase& b, bool skinOnly) {
+void paired(benchmark::State& state, Context& context, const FrameCase& a, const FrameCase& b,
+            bool skinOnly) {
     std::unique_ptr<Rig> first, second;
     try {
         first = std::make_unique<Rig>(context, a);
@@ -220,7 +238,8 @@ void paired(benchmark::State& state, Context& context, const FrameCase& a, const
         double cpuMs = 0.0;
         const PassTimes t = rig.frame(time, cpuMs);
         const double vertices = double(rig.scene->counts(0).value_or(FrameCounts{}).skinnedVertices);
-        return std::pair((skinOnly ? t.skinMs : t.skinMs + t.drawMs) * 1e6 / std::max(vertices, 1.0), t.totalMs());
+        return std::pair((skinOnly ? t.skinMs : t.skinMs + t.drawMs) * 1e6 / std::max(vertices, 1.0),
+                         t.totalMs());
     };
     std::vector<double> ratios, costA, costB;
     try {
@@ -245,7 +264,9 @@ void paired(benchmark::State& state, Context& context, const FrameCase& a, const
     state.counters["instances"] = a.count;
 }
 
-const char* techniqueName(Technique t) { return t == Technique::Compute ? "compute" : "vertex"; }
+const char* techniqueName(Technique t) {
+    return t == Technique::Compute ? "compute" : "vertex";
+}
 
 // "compute-dqs-fp16-8": one word for a skinning combination in a benchmark's name.
 std::string combination(Technique t, const SkinOptions& skin) {
@@ -255,10 +276,13 @@ std::string combination(Technique t, const SkinOptions& skin) {
 }
 
 void add(Context& context, const std::string& name, const FrameCase& c, int iterations, int repetitions) {
-    auto* b = benchmark::RegisterBenchmark(name.c_str(), [&context, c](benchmark::State& s) { frame(s, context, c); });
+    auto* b = benchmark::RegisterBenchmark(name.c_str(),
+                                           [&context, c](benchmark::State& s) { frame(s, context, c); });
     b->UseManualTime()->Unit(benchmark::kMillisecond);
-    if (context.quick) b->Iterations(2);
-    else b->Iterations(iterations)->Repetitions(repetitions)->ReportAggregatesOnly(true);
+    if (context.quick)
+        b->Iterations(2);
+    else
+        b->Iterations(iterations)->Repetitions(repetitions)->ReportAggregatesOnly(true);
 }
 
 } // namespace
@@ -269,35 +293,40 @@ void registerFrameBenchmarks(Context& context) {
                                                  : std::vector<uint32_t>{1, 16, 64, 256, 1024, 4096, 16384};
     for (Technique technique : {Technique::Compute, Technique::Vertex}) {
         for (uint32_t count : counts)
-            add(context, std::string("frame/") + techniqueName(technique) + "/small_monster/" + std::to_string(count),
+            add(context,
+                std::string("frame/") + techniqueName(technique) + "/small_monster/" + std::to_string(count),
                 {technique, small, count}, count >= 4096 ? 3 : 10, 3);
         // Vertex count sweep at a fixed crowd.
         std::vector<std::pair<const char*, MonsterParams>> sizes = {{"small", small}, {"standard", standard}};
         if (!context.quick) sizes.push_back({"large", large});
         for (auto [label, params] : sizes) {
             uint32_t count = context.quick ? 4 : 256;
-            add(context, std::string("frame_vertices/") + techniqueName(technique) + "/" + label + "/" + std::to_string(count),
+            add(context,
+                std::string("frame_vertices/") + techniqueName(technique) + "/" + label + "/" +
+                    std::to_string(count),
                 {technique, params, count}, 5, 3);
         }
     }
     // The crowd at scale: LOD and culling against brute force, both views, the standard monster.
-    std::vector<uint32_t> crowd = context.quick ? std::vector<uint32_t>{16, 256}
-                                                : std::vector<uint32_t>{1, 16, 256, 1024, 4096, 16384, 100000};
+    std::vector<uint32_t> crowd = context.quick
+                                      ? std::vector<uint32_t>{16, 256}
+                                      : std::vector<uint32_t>{1, 16, 256, 1024, 4096, 16384, 100000};
     for (bool street : {false, true})
         for (bool cullAndLod : {true, false})
             for (uint32_t count : crowd) {
                 std::string view = street ? "street/" : "overview/";
                 int iterations = count >= 4096 ? 2 : 5, repetitions = count >= 4096 ? 1 : 3;
                 if (cullAndLod) {
-                    add(context, "crowd/lod_cull/" + view + std::to_string(count), {Technique::Compute, standard, count, true, street},
-                        iterations, repetitions);
+                    add(context, "crowd/lod_cull/" + view + std::to_string(count),
+                        {Technique::Compute, standard, count, true, street}, iterations, repetitions);
                 } else if (count <= 16384) {
                     // From 4,096 on, brute force skins and draws in chunks through one pool (the
                     // full crowd's skinned vertices exceed lavapipe's 2 GiB heap at 16,384); a
                     // frame of 16,384 takes minutes, so one. 100,000 (about six times that) is
                     // left out of the sweep.
-                    add(context, "crowd/brute/" + view + std::to_string(count), {Technique::Compute, standard, count, false, street},
-                        count >= 16384 ? 1 : iterations, count >= 16384 ? 1 : repetitions);
+                    add(context, "crowd/brute/" + view + std::to_string(count),
+                        {Technique::Compute, standard, count, false, street}, count >= 16384 ? 1 : iterations,
+                        count >= 16384 ? 1 : repetitions);
                 }
             }
     // Every skinning in one run, brute force (every vertex skinned and drawn), 640 x 360, the
@@ -312,7 +341,8 @@ void registerFrameBenchmarks(Context& context) {
                         FrameCase c{technique, wide, count};
                         c.skin = {skinning, precision, influences};
                         c.warmUp = true;
-                        add(context, "skin_technique/" + combination(technique, c.skin) + "/" + std::to_string(count),
+                        add(context,
+                            "skin_technique/" + combination(technique, c.skin) + "/" + std::to_string(count),
                             c, 5, 3);
                     }
     // The goals' comparisons, each pair drawn in alternation (paired): dual quaternions over the
@@ -326,16 +356,38 @@ void registerFrameBenchmarks(Context& context) {
         FrameCase smallLbs = lbs, smallHalf = half;
         smallLbs.extent = smallHalf.extent = VkExtent2D{64, 36};
         const int pairs = context.quick ? 2 : count >= 256 ? 9 : 15;
-        for (auto [name, a, b, skinOnly] : {std::tuple{"dqs_over_lbs", dqs, lbs, true},
-                                            std::tuple{"fp16_over_fp32", half, lbs, false},
-                                            std::tuple{"fp16_over_fp32_64x36", smallHalf, smallLbs, false},
-                                            std::tuple{"fp16_over_fp32_skin", half, lbs, true}}) {
+        for (auto [name, a, b, skinOnly] :
+             {std::tuple{"dqs_over_lbs", dqs, lbs, true}, std::tuple{"fp16_over_fp32", half, lbs, false},
+              std::tuple{"fp16_over_fp32_64x36", smallHalf, smallLbs, false},
+              std::tuple{"fp16_over_fp32_skin", half, lbs, true}}) {
             auto* bench = benchmark::RegisterBenchmark(
                 ("skin_ratio/" + std::string(name) + "/" + std::to_string(count)).c_str(),
-                [&context, a = a, b = b, skinOnly = skinOnly](benchmark::State& st) { paired(st, context, a, b, skinOnly); });
+                [&context, a = a, b = b, skinOnly = skinOnly](benchmark::State& st) {
+                    paired(st, context, a, b, skinOnly);
+                });
             bench->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(pairs);
         }
     }
+    // The user's own models (--assets): LOD and culling against brute force, both views, as
+    // `crowd/` does for the monster; brute force stops at 4,096 (16,384 of a real model take
+    // minutes a frame on lavapipe).
+    std::vector<const CrowdModel*> assets;
+    for (const auto& m : context.assetCrowdModels)
+        assets.push_back(m.get());
+    if (!assets.empty())
+        for (const char* view : {"overview", "street"})
+            for (bool cullAndLod : {true, false})
+                for (uint32_t count :
+                     context.quick ? std::vector<uint32_t>{16} : std::vector<uint32_t>{1024, 4096, 16384}) {
+                    if (!cullAndLod && count > 4096) continue;
+                    FrameCase c{Technique::Compute, standard, count, cullAndLod, view[0] == 's'};
+                    c.models = assets;
+                    c.warmUp = true;
+                    add(context,
+                        std::string("crowd_assets/") + (cullAndLod ? "lod+cull/" : "brute/") + view + "/" +
+                            std::to_string(count),
+                        c, count >= 4096 ? 2 : 5, count >= 4096 ? 1 : 3);
+                }
     // Texture sampling: the same textured crowd with and without sampling, LOD and culling on,
     // from the street view (near monsters fill the frame: the most sampled pixels).
     for (uint32_t count : context.quick ? std::vector<uint32_t>{256} : std::vector<uint32_t>{1024, 4096})
