@@ -1,5 +1,7 @@
 #include "crowd_sources.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -60,17 +62,17 @@ std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<
 }
 
 namespace {
-// The bind pose's height in the world (Y up), in the file's units.
-float worldHeight(const Model& model) {
+// The bind pose's extent in the world (Y up), in the file's units: x and z across, y its height.
+glm::vec3 worldExtent(const Model& model) {
     const Bounds b = bindPoseBounds(model);
     const glm::mat4 toWorld = axesToWorld(model.axes);
-    float low = INFINITY, high = -INFINITY;
+    glm::vec3 low(INFINITY), high(-INFINITY);
     for (int corner = 0; corner < 8; ++corner) {
         glm::vec3 p((corner & 1) ? b.max.x : b.min.x, (corner & 2) ? b.max.y : b.min.y,
                     (corner & 4) ? b.max.z : b.min.z);
-        float y = (toWorld * glm::vec4(p, 1.0f)).y;
-        low = std::min(low, y);
-        high = std::max(high, y);
+        const glm::vec3 w(toWorld * glm::vec4(p, 1.0f));
+        low = glm::min(low, w);
+        high = glm::max(high, w);
     }
     return high - low;
 }
@@ -82,10 +84,17 @@ std::vector<float> crowdScales(const std::vector<Model*>& models, const std::vec
     std::vector<float> scales(models.size(), 1.0f);
     if (!common) return scales;
     for (size_t m = 0; m < models.size(); ++m) {
-        const float height = worldHeight(*models[m]);
+        const glm::vec3 extent = worldExtent(*models[m]);
+        const float height = extent.y, across = std::max(extent.x, extent.z);
         if (height > 0.0f && std::isfinite(height)) scales[m] = kCommonHeight / height;
-        std::printf("scale %s: %.4g units tall, x %.4g to stand %.3g tall (--units file keeps file units)\n",
-                    inputs[m].model.c_str(), double(height), double(scales[m]), double(kCommonHeight));
+        // A flat thing (a floor tile, a button) stood 2 tall would cover the crowd's ground.
+        const bool flat = across * scales[m] > kWidestAcross && std::isfinite(across);
+        if (flat) scales[m] = kWidestAcross / across;
+        std::printf("scale %s: %.4g units tall, %.4g across, x %.4g to %s %.3g %s (--units file keeps file "
+                    "units)\n",
+                    inputs[m].model.c_str(), double(height), double(across), double(scales[m]),
+                    flat ? "span" : "stand", double(flat ? kWidestAcross : kCommonHeight),
+                    flat ? "across" : "tall");
     }
     return scales;
 }

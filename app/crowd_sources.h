@@ -27,11 +27,15 @@ std::vector<CrowdModelArg> modelsInOrder(const CLI::App& command, ModelInput& sh
 // to their animated models. Empty (with the reason printed) when a folder has no animated model.
 std::vector<ModelInput> crowdInputs(const ModelInput& shared, const std::vector<CrowdModelArg>& models);
 
-// The height every model is scaled to in a mixed crowd, in world units.
+// The height every model is scaled to in a mixed crowd, in world units, and how wide its bind pose
+// may be at most (the built-in monster, long and low, spans 13.5 at that height).
 constexpr float kCommonHeight = 2.0f;
+constexpr float kWidestAcross = 10.0f * kCommonHeight;
 
-// units "height": each model scaled so its bind pose stands kCommonHeight tall; "file": as the
-// file has it; "auto": height when the crowd has more than one model. Prints each factor.
+// units "height": each model scaled so its bind pose stands kCommonHeight tall, or spans
+// kWidestAcross where standing that tall would make it wider (a floor tile, a flat button);
+// "file": as the file has it; "auto": height when the crowd has more than one model. Prints each
+// factor.
 std::vector<float> crowdScales(const std::vector<Model*>& models, const std::vector<ModelInput>& inputs,
                                const std::string& units);
 

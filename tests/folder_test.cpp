@@ -3,6 +3,7 @@
 // and its skeleton, an NWN model whose supermodel sits in another folder, a glTF, a broken file,
 // a texture and a stray file. Pairing, the JSON records, shards, a conversion mirroring the tree,
 // a validation report with one corrupted output, and that report in headless Chromium.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -379,6 +380,31 @@ TEST_F(Folder, CrowdTakesEveryAnimatedModelAndSizesAMixedCrowdAlike) {
     EXPECT_EQ(file.code, 0);
     EXPECT_EQ(file.out.find("scale "), std::string::npos);
     EXPECT_NE(runCli("crowd --model " + source + "/textures" + common).code, 0) << "no animated model";
+}
+
+// A flat thing stood 2 tall would cover the ground (an NWN folder's 5 mm GUI button grew 400
+// times): the monster squashed to a thousandth of its height spans 20 units across instead, its
+// widest bind-pose extent (along Z, the same as the monster's) times the factor.
+TEST_F(Folder, AFlatModelSpansTwentyAcrossInsteadOfStandingTwoTall) {
+    horde::HeapMeshAllocator allocator;
+    horde::Model flat = horde::buildMonster(allocator);
+    const horde::Bounds b = horde::bindPoseBounds(flat);
+    const float middle = 0.5f * (b.min.y + b.max.y);
+    for (glm::vec3& p : flat.meshes[0].arrays().positions)
+        p.y = middle + (p.y - middle) * 1e-3f;
+    writeModel(flat, "gltf", dir.path / "flat/flat.glb");
+    const double across = std::max(double(b.max.x - b.min.x), double(b.max.z - b.min.z));
+    CliRun r = runCli("crowd --model monster --model " + (dir.path / "flat/flat.glb").string() +
+                      " --headless --count 4 --frames 1 --width 64 --height 48 --out " +
+                      (dir.path / "crowd.png").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    const size_t monster = r.out.find(" x ", r.out.find("scale monster")),
+                 squashed = r.out.find(" x ", r.out.find("scale " + (dir.path / "flat").string()));
+    ASSERT_NE(monster, std::string::npos) << r.out;
+    ASSERT_NE(squashed, std::string::npos) << r.out;
+    EXPECT_NEAR(std::stod(r.out.substr(monster + 3)), 2.0 / double(b.max.y - b.min.y), 1e-3) << r.out;
+    EXPECT_NEAR(std::stod(r.out.substr(squashed + 3)), 20.0 / across, 1e-3 * 20.0 / across) << r.out;
+    EXPECT_NE(r.out.find("to span 20 across"), std::string::npos) << r.out;
 }
 
 // `crowd --model DIR` on a folder of each format, binary and ASCII NWN among them, and on all of
