@@ -14,6 +14,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -380,7 +381,8 @@ void registerFrameBenchmarks(Context& context) {
                 for (uint32_t count :
                      context.quick ? std::vector<uint32_t>{16} : std::vector<uint32_t>{1024, 4096, 16384}) {
                     if (!cullAndLod && count > 4096) continue;
-                    FrameCase c{Technique::Compute, standard, count, cullAndLod, view[0] == 's'};
+                    FrameCase c{Technique::Compute, standard, count, cullAndLod,
+                                std::string_view(view) == "street"};
                     c.models = assets;
                     c.warmUp = true;
                     add(context,
