@@ -83,7 +83,7 @@ test::Glb triangle(const std::vector<uint8_t>& png, float normal = 1.0f) {
         g.doc["textures"] = {{{"source", 0}}};
         material["pbrMetallicRoughness"] = {{"baseColorTexture", {{"index", 0}}}};
     }
-    g.doc["materials"] = {material};
+    g.doc["materials"] = json::array({material}); // `{material}` alone is the object itself under Clang
     while (g.bin.size() % 4)
         g.bin.push_back(0);
     g.doc["buffers"] = {{{"byteLength", g.bin.size()}}};

@@ -137,9 +137,22 @@ Status checkDocument(const std::string& file, const nlohmann::json& doc) {
     if (!doc.is_object()) return Error{file + ": JSON: the document is not an object"};
     if (!doc.contains("asset")) return Error{file + ": JSON asset: missing (glTF 2.0 requires it)"};
     if (Status st = requireAll(file, doc["asset"], "asset", kAsset); !st) return st;
+    // Every top-level collection is an array of objects: one given as a lone object (a writer's
+    // slip) would otherwise be dropped without a word, its materials or nodes with it.
     const std::pair<const char*, std::span<const Required>> arrays[] = {
-        {"accessors", kAccessor}, {"bufferViews", kBufferView}, {"buffers", kBuffer}, {"meshes", kMesh},
-        {"skins", kSkin},         {"animations", kAnimation},
+        {"accessors", kAccessor},
+        {"bufferViews", kBufferView},
+        {"buffers", kBuffer},
+        {"meshes", kMesh},
+        {"skins", kSkin},
+        {"animations", kAnimation},
+        {"materials", {}},
+        {"textures", {}},
+        {"images", {}},
+        {"samplers", {}},
+        {"nodes", {}},
+        {"scenes", {}},
+        {"cameras", {}},
     };
     for (const auto& [name, required] : arrays)
         if (Status st = requireEach(file, doc, name, required); !st) return st;

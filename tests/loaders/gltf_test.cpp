@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/reference.h"
-#include "model/validate.h"
 #include "loader.h"
+#include "model/validate.h"
 #include "monster.h"
 #include "support/bytes.h"
 #include "support/counting_allocator.h"
@@ -331,6 +331,14 @@ TEST(Gltf, CutShortRandomAndBrokenFilesNameTheirByteAndField) {
     doc = document();
     doc["animations"][0]["samplers"][0]["input"] = "zero";
     EXPECT_EQ(failure(doc), "test.glb: JSON animations[0].samplers[0].input: is not an integer");
+    // A collection given as one object instead of an array of them (as nlohmann's `{x}` makes
+    // under Clang): refused by name, not dropped.
+    doc = document();
+    doc["materials"] = json::object({{"name", "skin"}});
+    EXPECT_EQ(failure(doc), "test.glb: JSON materials: is not an array");
+    doc = document();
+    doc["nodes"] = json::array({7});
+    EXPECT_EQ(failure(doc), "test.glb: JSON nodes[0]: is not an object");
     for (const std::string& message : {noMagic, failure(doc)})
         EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
 }
@@ -454,26 +462,33 @@ TEST(Gltf, ASecondSetOfJointsAndWeightsIsKept) {
     size_t v = 0;
     glb.editAttribute<4>("WEIGHTS_0", [&](float* w) {
         const glm::vec4 more = a.more[v].weights;
-        for (int k = 0; k < 4; ++k) w[k] = a.weights[v][k] * (1.0f - (more.x + more.y + more.z + more.w));
+        for (int k = 0; k < 4; ++k)
+            w[k] = a.weights[v][k] * (1.0f - (more.x + more.y + more.z + more.w));
         ++v;
     });
     const size_t joints = glb.bin.size(), weights = joints + a.more.size() * 8;
     for (const MoreInfluences& m : a.more)
         for (int k = 0; k < 4; ++k) {
             const uint16_t j = m.joints[k];
-            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&j), reinterpret_cast<const uint8_t*>(&j) + 2);
+            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&j),
+                           reinterpret_cast<const uint8_t*>(&j) + 2);
         }
     for (const MoreInfluences& m : a.more)
         for (int k = 0; k < 4; ++k) {
             const float w = m.weights[k];
-            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&w), reinterpret_cast<const uint8_t*>(&w) + 4);
+            glb.bin.insert(glb.bin.end(), reinterpret_cast<const uint8_t*>(&w),
+                           reinterpret_cast<const uint8_t*>(&w) + 4);
         }
     glb.doc["buffers"][0]["byteLength"] = glb.bin.size();
     const size_t view = glb.doc["bufferViews"].size(), accessor = glb.doc["accessors"].size();
-    glb.doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", joints}, {"byteLength", weights - joints}});
-    glb.doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", weights}, {"byteLength", glb.bin.size() - weights}});
-    glb.doc["accessors"].push_back({{"bufferView", view}, {"componentType", 5123}, {"count", a.more.size()}, {"type", "VEC4"}});
-    glb.doc["accessors"].push_back({{"bufferView", view + 1}, {"componentType", 5126}, {"count", a.more.size()}, {"type", "VEC4"}});
+    glb.doc["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", joints}, {"byteLength", weights - joints}});
+    glb.doc["bufferViews"].push_back(
+        {{"buffer", 0}, {"byteOffset", weights}, {"byteLength", glb.bin.size() - weights}});
+    glb.doc["accessors"].push_back(
+        {{"bufferView", view}, {"componentType", 5123}, {"count", a.more.size()}, {"type", "VEC4"}});
+    glb.doc["accessors"].push_back(
+        {{"bufferView", view + 1}, {"componentType", 5126}, {"count", a.more.size()}, {"type", "VEC4"}});
     for (json& p : glb.doc["meshes"][0]["primitives"]) {
         p["attributes"]["JOINTS_1"] = accessor;
         p["attributes"]["WEIGHTS_1"] = accessor + 1;
@@ -705,7 +720,8 @@ TEST(Gltf, ForgedHugeCountsFailBeforeAllocating) {
     json zeros = document(); // an accessor without a bufferView is that many zeros, backed by no bytes
     zeros["accessors"][0].erase("bufferView");
     zeros["accessors"][0]["count"] = 30000000;
-    for (auto [doc, error] : {std::pair<const json&, const char*>{huge, "POSITION: accessor 0 count 2147483647 runs past its bufferView"},
+    for (auto [doc, error] : {std::pair<const json&, const char*>{
+                                  huge, "POSITION: accessor 0 count 2147483647 runs past its bufferView"},
                               {zeros, "POSITION: accessor 0 has no bufferView (30000000 zeros)"}}) {
         test::CountingAllocator counting;
         Result<Model> model =
@@ -742,7 +758,8 @@ TEST(Gltf, ReusedMeshesStayWithinTheStorageBound) {
     test::CountingAllocator bounded;
     model = gltfFormat().readModel("test.glb", bytes, LoadOptions{}, bounded);
     ASSERT_FALSE(model);
-    EXPECT_NE(model.error().message.find("more bytes of mesh storage would pass 128 per byte of the file"), std::string::npos)
+    EXPECT_NE(model.error().message.find("more bytes of mesh storage would pass 128 per byte of the file"),
+              std::string::npos)
         << model.error().message;
     // The bound counts the file and the buffer it carries: twice the bytes of a .glb.
     EXPECT_LE(bounded.bytes, kStoragePerInputByte * 2 * bytes.size() + kStorageSlack);
@@ -761,8 +778,10 @@ TEST(Gltf, ChannelsSharingASamplerStayWithinTheKeyBound) {
     doc["buffers"][0]["byteLength"] = bin.size();
     doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 0}, {"byteLength", 80000}});
     doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 80000}, {"byteLength", 240000}});
-    doc["accessors"].push_back({{"bufferView", 5}, {"componentType", 5126}, {"count", 20000}, {"type", "SCALAR"}});
-    doc["accessors"].push_back({{"bufferView", 6}, {"componentType", 5126}, {"count", 20000}, {"type", "VEC3"}});
+    doc["accessors"].push_back(
+        {{"bufferView", 5}, {"componentType", 5126}, {"count", 20000}, {"type", "SCALAR"}});
+    doc["accessors"].push_back(
+        {{"bufferView", 6}, {"componentType", 5126}, {"count", 20000}, {"type", "VEC3"}});
     json& anim = doc["animations"][0];
     anim["samplers"] = {{{"input", 6}, {"output", 7}}};
     anim["channels"] = json::array();
@@ -772,8 +791,10 @@ TEST(Gltf, ChannelsSharingASamplerStayWithinTheKeyBound) {
     HeapMeshAllocator heap;
     Result<Model> model = gltfFormat().readModel("test.glb", bytes, LoadOptions{}, heap);
     ASSERT_FALSE(model);
-    EXPECT_NE(model.error().message.find("test.glb: animation 0 'move' channel"), std::string::npos) << model.error().message;
-    EXPECT_NE(model.error().message.find("more bytes of keys would pass 128 per byte of the file"), std::string::npos)
+    EXPECT_NE(model.error().message.find("test.glb: animation 0 'move' channel"), std::string::npos)
+        << model.error().message;
+    EXPECT_NE(model.error().message.find("more bytes of keys would pass 128 per byte of the file"),
+              std::string::npos)
         << model.error().message;
 }
 
