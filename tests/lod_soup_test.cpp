@@ -291,14 +291,11 @@ TEST(Cluster, AGridInCellsTwoWideIsTwoTriangles) {
               (std::vector<uint32_t>{at(0, 0), 16, 18, at(0, 0), 18, at(0, 2)}));
 }
 
-TEST(LodSoup, ManySmallClosedPiecesReachATenthByClustering) {
-    // 16 cubes of side 1, 10 apart on a 4 x 4 grid, each face split in 2 x 2 squares (48
-    // triangles a cube, 768 in all), as a soup whose every triangle has texture coordinates of its
-    // own: every position is where three or more unrelated corners meet, so no edge collapses.
-    // Clustering merges each cube's corners; a cube whose triangles all vanish keeps its largest,
-    // both ways round, since vanishing would cost 10. Each cube thus keeps a triangle of its own,
-    // and no point of a cube is farther than its diagonal, sqrt(3), from one.
-    constexpr uint32_t kSide = 4, kPerCube = 48;
+// 16 cubes of side 1, 10 apart on a 4 x 4 grid, each face split in 2 x 2 squares (48 triangles a
+// cube, 768 in all), as a soup whose every triangle has texture coordinates of its own: every
+// position is where three or more unrelated corners meet, so no edge collapses.
+constexpr uint32_t kSide = 4, kPerCube = 48;
+Model scatteredCubes() {
     const Model one = cubeSoup(2, Cube::faceted);
     const Mesh& cube = one.meshes[0];
     const uint32_t corners = cube.vertexCount();
@@ -316,9 +313,17 @@ TEST(LodSoup, ManySmallClosedPiecesReachATenthByClustering) {
             a.weights[at] = {1, 0, 0, 0};
             a.setIndex(at, at);
         }
-    const Model model = modelOf(std::move(mesh));
+    return modelOf(std::move(mesh));
+}
+
+TEST(LodSoup, ManySmallClosedPiecesReachATenthByClustering) {
+    // Clustering merges each cube's corners; a cube whose triangles all vanish keeps its largest,
+    // both ways round, since vanishing would cost 10. Each cube thus keeps a triangle of its own,
+    // and no point of a cube is farther than its diagonal, sqrt(3), from one.
+    const Model model = scatteredCubes();
     ASSERT_TRUE(validateModel(model));
     const Mesh& pieces = model.meshes[0];
+    const uint32_t corners = pieces.vertexCount() / (kSide * kSide);
     ASSERT_EQ(pieces.indexCount() / 3, kPerCube * kSide * kSide);
     const LodChain chain = buildLodChain(model, pieces);
     expectWellFormed(pieces, chain);
@@ -338,4 +343,24 @@ TEST(LodSoup, ManySmallClosedPiecesReachATenthByClustering) {
         }
         EXPECT_EQ(cubesDrawn.size(), size_t(kSide * kSide));
     }
+}
+
+// A chain above a tenth of the source's triangles clusters past LodOptions::clusterError (here 0:
+// no clustered level would be allowed at all), since a far crowd's instance should not cost more;
+// once at a tenth, the limit holds again and the chain ends there.
+TEST(LodSoup, ClusteringPastTheErrorLimitStopsAtATenth) {
+    const Model model = scatteredCubes();
+    const Mesh& pieces = model.meshes[0];
+    LodOptions options;
+    options.clusterError = 0.0f;
+    const LodChain chain = buildLodChain(model, pieces, options);
+    expectWellFormed(pieces, chain);
+    expectMeasuredErrors(pieces, chain);
+    ASSERT_GE(chain.levels.size(), 2u);
+    const uint32_t source = triangles(chain.levels[0]);
+    EXPECT_LE(triangles(chain.levels.back()) * 10, source) << "down to a tenth";
+    EXPECT_GT(triangles(chain.levels[chain.levels.size() - 2]) * 10, source) << "and no further";
+    EXPECT_GT(chain.levels.back().error, 0.0f);
+    for (size_t k = 1; k < chain.levels.size(); ++k)
+        EXPECT_TRUE(chain.levels[k].clustered) << "level " << k << ": collapses move nothing";
 }

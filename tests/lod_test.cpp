@@ -20,6 +20,7 @@
 #include "model/lod.h"
 #include "model/surface_distance.h"
 #include "model/validate.h"
+#include "model/weld.h"
 #include "monster.h"
 
 using namespace horde;
@@ -80,23 +81,33 @@ uint32_t dominantJoint(const Mesh& mesh, const Triangle& t) {
 
 // What buildLodChain guarantees about regions: every triangle of level k lies in one region of
 // level k-1, that is, some region of level k-1 (a submesh, and with bone regions the dominant
-// joint of a level k-1 triangle) has triangles at level k-1 using each of its three vertices, and
-// that region's submesh is the triangle's.
+// joint of a level k-1 triangle) has triangles at level k-1 using each of its three vertices, or
+// a vertex welded with it (model/weld.h: equal in position, texture coordinates, colour and skin,
+// which a coarser level may draw in each other's place, whatever their submesh), and that
+// region's submesh is the triangle's.
 void expectCollapsesInsideRegions(const Model& model, const LodChain& chain) {
     const Mesh& mesh = model.meshes[0];
     for (size_t k = 1; k < chain.levels.size(); ++k) {
         const bool bones = chain.levels[k].boneRegions;
+        std::vector<uint32_t> used;
+        for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+            for (const Triangle& t : levelTriangles(chain, k - 1, s, false))
+                used.insert(used.end(), t.begin(), t.end());
+        const std::vector<uint32_t> weld = weldVertices(mesh, used, false);
         std::vector<std::set<std::pair<size_t, uint32_t>>> regions(mesh.vertexCount());
         for (size_t s = 0; s < mesh.submeshes.size(); ++s)
             // Corners as stored: the weights are summed in the order buildLodChain sums them.
             for (const Triangle& t : levelTriangles(chain, k - 1, s, false))
-                for (uint32_t v : t) regions[v].insert({s, bones ? dominantJoint(mesh, t) : 0u});
+                for (uint32_t v : t)
+                    regions[weld[v]].insert({s, bones ? dominantJoint(mesh, t) : 0u});
         size_t checked = 0;
         for (size_t s = 0; s < mesh.submeshes.size(); ++s)
             for (const Triangle& t : levelTriangles(chain, k, s)) {
+                const auto& first = regions[weld[t[0]]];
                 bool inside = false;
-                for (const auto& region : regions[t[0]])
-                    inside |= region.first == s && regions[t[1]].count(region) && regions[t[2]].count(region);
+                for (const auto& region : first)
+                    inside |= region.first == s && regions[weld[t[1]]].count(region) &&
+                              regions[weld[t[2]]].count(region);
                 EXPECT_TRUE(inside) << "level " << k << " submesh " << s << " triangle " << t[0] << " "
                                     << t[1] << " " << t[2];
                 ++checked;
@@ -139,7 +150,8 @@ struct Surface {
 Surface flatGrid(uint32_t n) {
     Surface s;
     for (uint32_t y = 0; y < n; ++y)
-        for (uint32_t x = 0; x < n; ++x) s.positions.push_back(glm::vec3(x, y, 0));
+        for (uint32_t x = 0; x < n; ++x)
+            s.positions.push_back(glm::vec3(x, y, 0));
     for (uint32_t y = 0; y + 1 < n; ++y)
         for (uint32_t x = 0; x + 1 < n; ++x) {
             const uint32_t a = y * n + x, b = a + 1, c = a + n, d = c + 1;
@@ -215,7 +227,8 @@ TEST(LodChain, StaticMeshesSimplifyWithinSubmeshesOnly) {
     const LodChain chain = buildLodChain(model, model.meshes[0]);
     expectWellFormed(model.meshes[0], chain);
     ASSERT_GE(chain.levels.size(), 2u);
-    for (const LodLevel& level : chain.levels) EXPECT_FALSE(level.boneRegions);
+    for (const LodLevel& level : chain.levels)
+        EXPECT_FALSE(level.boneRegions);
     expectCollapsesInsideRegions(model, chain);
 }
 
@@ -238,7 +251,8 @@ TEST(LodChain, Deterministic) {
     EXPECT_EQ(a.order, b.order);
     EXPECT_EQ(a.indices, b.indices);
     ASSERT_EQ(a.levels.size(), b.levels.size());
-    for (size_t k = 0; k < a.levels.size(); ++k) EXPECT_EQ(a.levels[k].error, b.levels[k].error);
+    for (size_t k = 0; k < a.levels.size(); ++k)
+        EXPECT_EQ(a.levels[k].error, b.levels[k].error);
 }
 
 TEST(LodChain, MonsterChainsAreWellFormedAndReachFewTriangles) {
@@ -263,7 +277,8 @@ TEST(LodChain, MonsterChainsAreWellFormedAndReachFewTriangles) {
         EXPECT_EQ(chain.levels.size(), LodOptions{}.maxLevels);
         // No material vanishes.
         for (const LodLevel& level : chain.levels)
-            for (const Submesh& s : level.submeshes) EXPECT_GT(s.indexCount, 0u) << s.material;
+            for (const Submesh& s : level.submeshes)
+                EXPECT_GT(s.indexCount, 0u) << s.material;
     }
     // Far instances need very few triangles.
     EXPECT_LT(triangles(monsterChain().levels.back()), 300u);
@@ -288,12 +303,14 @@ TEST(LodChain, MonsterLevelsOpenNoEdgeTheSourceLacks) {
     const Mesh& mesh = monster().meshes[0];
     const std::vector<uint32_t> weld = welded(mesh);
     std::vector<std::vector<Triangle>> source;
-    for (size_t s = 0; s < mesh.submeshes.size(); ++s) source.push_back(sourceTriangles(mesh, s));
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        source.push_back(sourceTriangles(mesh, s));
     const auto sourceOpen = openEdges(source, weld);
     const LodChain& chain = monsterChain({}, kLongChain);
     for (size_t k = 1; k < chain.levels.size(); ++k) {
         std::vector<std::vector<Triangle>> level;
-        for (size_t s = 0; s < mesh.submeshes.size(); ++s) level.push_back(levelTriangles(chain, k, s));
+        for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+            level.push_back(levelTriangles(chain, k, s));
         for (auto [edge, n] : openEdges(level, weld)) {
             auto was = sourceOpen.find(edge);
             EXPECT_LE(n, was == sourceOpen.end() ? 0 : was->second)
@@ -328,7 +345,8 @@ TEST(LodChain, DegenerateMeshesGiveLevelZeroAlone) {
         {"zero area", {p, p + glm::vec3(1, 0, 0), p + glm::vec3(2, 0, 0), p + glm::vec3(3, 0, 0)}, {}},
     };
     // 39 triangles over the coincident vertices, 30 along the line.
-    for (uint32_t i = 0; i + 2 < 40; ++i) cases[3].indices.insert(cases[3].indices.end(), {i, i + 1, i + 2});
+    for (uint32_t i = 0; i + 2 < 40; ++i)
+        cases[3].indices.insert(cases[3].indices.end(), {i, i + 1, i + 2});
     for (uint32_t i = 0; i < 30; ++i)
         cases[4].indices.insert(cases[4].indices.end(), {i % 4, (i + 1) % 4, (i + 2) % 4});
     for (bool skinned : {false, true})
@@ -361,7 +379,8 @@ TEST(LodChain, RandomValidMeshesGiveWellFormedChains) {
         } else {
             const uint32_t w = 2 + uniform(12), h = 2 + uniform(12);
             for (uint32_t y = 0; y < h; ++y)
-                for (uint32_t x = 0; x < w; ++x) positions.push_back(glm::vec3(x, y, 0.25f * float(uniform(3))));
+                for (uint32_t x = 0; x < w; ++x)
+                    positions.push_back(glm::vec3(x, y, 0.25f * float(uniform(3))));
             for (uint32_t y = 0; y + 1 < h; ++y)
                 for (uint32_t x = 0; x + 1 < w; ++x) {
                     const uint32_t a = y * w + x, b = a + 1, c = a + w, d = c + 1;
@@ -379,7 +398,8 @@ TEST(LodChain, RandomValidMeshesGiveWellFormedChains) {
         }
         if (skinned)
             for (uint32_t v = 0; v < vertices; ++v) {
-                glm::vec4 w(float(uniform(4)), float(uniform(4)), float(uniform(4)), 1.0f + float(uniform(4)));
+                glm::vec4 w(float(uniform(4)), float(uniform(4)), float(uniform(4)),
+                            1.0f + float(uniform(4)));
                 mesh.arrays().weights[v] = w / (w.x + w.y + w.z + w.w);
                 mesh.arrays().joints[v] = glm::u16vec4(uniform(5), uniform(5), uniform(5), uniform(5));
             }
@@ -463,7 +483,8 @@ TEST(LodError, LevelErrorsAreMeasuredExactly) {
     // A bumpy static sheet, and a small monster's coarsest levels (the finer ones take long by
     // brute force).
     Surface sheet = flatGrid(12);
-    for (size_t v = 0; v < sheet.positions.size(); ++v) sheet.positions[v].z = 0.3f * float((v * 7) % 5);
+    for (size_t v = 0; v < sheet.positions.size(); ++v)
+        sheet.positions[v].z = 0.3f * float((v * 7) % 5);
     const Model bumpy = modelOf(meshOf(sheet.positions, sheet.indices, false));
     const LodChain bumpyChain = buildLodChain(bumpy, bumpy.meshes[0]);
     EXPECT_GT(bumpyChain.levels.size(), 2u);
@@ -485,6 +506,7 @@ TEST(LodChain, LargeMonsterKeepsItsLegsWhereBoneRegionsStall) {
     ASSERT_LT(legs, mesh.submeshes.size());
     for (size_t k = 0; k < chain.levels.size(); ++k) {
         EXPECT_LT(chain.levels[k].error, 0.1f) << "level " << k;
-        EXPECT_GE(chain.levels[k].submeshes[legs].indexCount / 3, 16u * 8) << "level " << k << ": leg triangles";
+        EXPECT_GE(chain.levels[k].submeshes[legs].indexCount / 3, 16u * 8)
+            << "level " << k << ": leg triangles";
     }
 }

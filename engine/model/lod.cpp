@@ -44,7 +44,8 @@ enum class Method {
 
 uint32_t triangleCount(const Draft& draft) {
     size_t n = 0;
-    for (const std::vector<uint32_t>& s : draft.submeshes) n += s.size();
+    for (const std::vector<uint32_t>& s : draft.submeshes)
+        n += s.size();
     return uint32_t(n / 3);
 }
 
@@ -54,7 +55,8 @@ Draft sourceLevel(const Mesh& mesh) {
     for (const Submesh& s : mesh.submeshes) {
         std::vector<uint32_t>& out = draft.submeshes.emplace_back();
         out.reserve(s.indexCount / 3 * 3);
-        for (uint32_t i = 0; i < s.indexCount / 3 * 3; ++i) out.push_back(a.index(size_t(s.firstIndex) + i));
+        for (uint32_t i = 0; i < s.indexCount / 3 * 3; ++i)
+            out.push_back(a.index(size_t(s.firstIndex) + i));
     }
     return draft;
 }
@@ -70,7 +72,8 @@ uint32_t dominantJoint(const MeshArrays& a, const uint32_t* corners) {
             if (!(w > 0.0f)) continue;
             const uint32_t j = a.joints[corners[c]][k];
             uint32_t at = 0;
-            while (at < count && joints[at] != j) ++at;
+            while (at < count && joints[at] != j)
+                ++at;
             if (at == count) {
                 joints[count] = j;
                 sums[count++] = 0.0f;
@@ -121,7 +124,8 @@ SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions,
     SplitMesh split;
     std::vector<uint32_t> nextCopy; // the vertex's next copy, kNone after its last
     split.indices.reserve(size_t(triangleCount(level)) * 3);
-    for (auto* perCopy : {&split.source, &split.submesh, &nextCopy}) perCopy->reserve(mesh.vertexCount());
+    for (auto* perCopy : {&split.source, &split.submesh, &nextCopy})
+        perCopy->reserve(mesh.vertexCount());
     split.positions.reserve(mesh.vertexCount());
     split.region.reserve(mesh.vertexCount());
     auto copyOf = [&](uint32_t v, uint64_t region, uint32_t submesh) {
@@ -208,7 +212,8 @@ Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draf
     // A triangle's corners are copies of one region, so the first names its submesh.
     for (size_t i = 0; i + 3 <= kept.size(); i += 3) {
         std::vector<uint32_t>& to = out.submeshes[split.submesh[kept[i]]];
-        for (size_t c = 0; c < 3; ++c) to.push_back(split.source[kept[i + c]]);
+        for (size_t c = 0; c < 3; ++c)
+            to.push_back(split.source[kept[i + c]]);
     }
     // A whole material vanishing would be a visible pop; the previous triangles stay instead.
     for (size_t s = 0; s < out.submeshes.size(); ++s)
@@ -269,6 +274,9 @@ constexpr float kCreaseCost = 1.5f;
 // Clustering replaces a level made by collapses only when it has less than 1 / kClusterGain of
 // its error: where collapses do about as well, they keep the surface closed everywhere.
 constexpr float kClusterGain = 1.5f;
+// A chain still above this share of the source's triangles may cluster past
+// LodOptions::clusterError: a far crowd's instance should not cost a third of the mesh.
+constexpr float kFarShare = 0.1f;
 
 // Half the diagonal of the box around the triangles' corners.
 float radiusOf(std::span<const glm::vec3> positions, std::span<const uint32_t> triangles) {
@@ -286,6 +294,7 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
     const SourceSurface source(mesh.arrays().positions, sourceTriangles);
     const std::vector<uint32_t> pieces = piecesOf(mesh.arrays().positions, sourceTriangles);
     const float clusterErrorLimit = options.clusterError * radiusOf(mesh.arrays().positions, sourceTriangles);
+    const float sourceCount = float(triangleCount(chain[0]));
     const float ratio = std::clamp(std::isfinite(options.ratio) ? options.ratio : 0.5f, 0.0f, 1.0f);
     // A level that removes less than this share of its source's triangles (or of what was
     // asked, for ratios near 1) ends the bone-region levels, then the chain.
@@ -341,8 +350,11 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
         // error grows fast (a thin part collapsed along its length, pieces they cannot join),
         // clustering is tried as well, being costly, and wins where it costs far less. A clustered
         // level stays within options.clusterError of the radius: past that it would stand for the
-        // mesh with a few large triangles, which only instances a few pixels wide could use.
+        // mesh with a few large triangles, which only instances a few pixels wide could use; but
+        // until the chain is down to kFarShare of the source's triangles, those are worth a
+        // level too (it is drawn only where its measured error is under the pixel error).
         constexpr float kAny = std::numeric_limits<float>::infinity();
+        const float clusterLimit = float(triangles) > kFarShare * sourceCount ? kAny : clusterErrorLimit;
         Draft next;
         bool ok = attempt(Method::collapse, stage.creases, kAny, next);
         if (stage.creases && (!ok || growsFast(next))) {
@@ -356,10 +368,8 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
         if (!ok || growsFast(next)) {
             Draft clustered;
             if (attempt(Method::cluster, false,
-                        ok ? std::min(clusterErrorLimit, next.error / kClusterGain) : clusterErrorLimit,
-                        clustered) &&
-                clustered.error <= clusterErrorLimit &&
-                (!ok || clustered.error * kClusterGain < next.error)) {
+                        ok ? std::min(clusterLimit, next.error / kClusterGain) : clusterLimit, clustered) &&
+                clustered.error <= clusterLimit && (!ok || clustered.error * kClusterGain < next.error)) {
                 next = std::move(clustered);
                 ok = true;
             }
@@ -387,8 +397,10 @@ void optimizeVertexCache(std::vector<uint32_t>& indices, std::vector<uint32_t>& 
         dense[i] = local;
     }
     meshopt_optimizeVertexCache(dense.data(), dense.data(), dense.size(), vertices.size());
-    for (size_t i = 0; i < indices.size(); ++i) indices[i] = vertices[dense[i]];
-    for (uint32_t v : vertices) scratch[v] = kNone;
+    for (size_t i = 0; i < indices.size(); ++i)
+        indices[i] = vertices[dense[i]];
+    for (uint32_t v : vertices)
+        scratch[v] = kNone;
 }
 
 // Vertex i of the chain is order[i]: the coarsest level's vertices in order of first use, then
@@ -396,7 +408,8 @@ void optimizeVertexCache(std::vector<uint32_t>& indices, std::vector<uint32_t>& 
 LodChain assemble(uint32_t vertexCount, std::vector<Draft>& drafts) {
     std::vector<uint32_t> scratch(vertexCount, kNone);
     for (Draft& d : drafts)
-        for (std::vector<uint32_t>& s : d.submeshes) optimizeVertexCache(s, scratch);
+        for (std::vector<uint32_t>& s : d.submeshes)
+            optimizeVertexCache(s, scratch);
     LodChain chain;
     chain.order.reserve(vertexCount);
     std::vector<uint32_t> position(vertexCount, kNone);
@@ -419,7 +432,8 @@ LodChain assemble(uint32_t vertexCount, std::vector<Draft>& drafts) {
         chain.levels[k].clustered = drafts[k].clustered;
         for (const std::vector<uint32_t>& s : drafts[k].submeshes) {
             chain.levels[k].submeshes.push_back({"", uint32_t(chain.indices.size()), uint32_t(s.size())});
-            for (uint32_t v : s) chain.indices.push_back(position[v]);
+            for (uint32_t v : s)
+                chain.indices.push_back(position[v]);
         }
     }
     return chain;

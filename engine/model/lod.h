@@ -44,8 +44,9 @@ struct LodOptions {
     float ratio = 0.5f;         // each level aims at this fraction of the previous level's triangles
     uint32_t maxLevels = 8;     // level 0 included
     uint32_t minTriangles = 16; // no level is simplified from one with fewer triangles than this
-    float clusterError = 0.25f; // a clustered level ends the chain unless its error is at most this
-                                // fraction of the mesh's radius (see buildLodChain)
+    float clusterError = 0.25f; // below a tenth of the source's triangles, a clustered level ends the
+                                // chain unless its error is at most this fraction of the mesh's
+                                // radius (see buildLodChain)
 };
 
 // Level k+1 is simplified from level k's triangles, so each level uses a subset of the vertices of
@@ -57,8 +58,8 @@ struct LodOptions {
 // simplifies like an indexed mesh; corners at one position that differ are seams, kept closed,
 // each side drawn with its own source vertices. A level is made by meshoptimizer's edge collapses
 // (topology kept) or, where those stall or their error grows fast, by vertex clustering
-// (model/cluster.h) if that costs less, and only while its error stays within
-// options.clusterError of the mesh's radius. Either way collapses stay inside a region: first
+// (model/cluster.h) if that costs less; once the chain is down to a tenth of the source's triangles,
+// only while its error stays within options.clusterError of the mesh's radius. Either way collapses stay inside a region: first
 // (submesh, dominant joint of the triangle), so that no triangle spans vertices driven by
 // different bones; once that stalls, or costs much more error than simplifying within the
 // submesh alone, the submesh alone. Creases (normals tens of degrees apart) stay seams until
