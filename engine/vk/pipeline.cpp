@@ -14,7 +14,8 @@ Pipeline::Pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout,
     : device_(&device), pipeline_(pipeline), layout_(layout), pushSize_(pushSize), pushStages_(pushStages) {}
 
 Pipeline::Pipeline(Pipeline&& other) noexcept
-    : device_(std::exchange(other.device_, nullptr)), pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
+    : device_(std::exchange(other.device_, nullptr)),
+      pipeline_(std::exchange(other.pipeline_, VK_NULL_HANDLE)),
       layout_(std::exchange(other.layout_, VK_NULL_HANDLE)), pushSize_(other.pushSize_),
       pushStages_(other.pushStages_) {}
 
@@ -71,8 +72,8 @@ constexpr VkShaderStageFlags kGraphicsStages = VK_SHADER_STAGE_VERTEX_BIT | VK_S
 // when it next emits that stage's state, and its pipeline-statistics queries emit the graphics
 // state, which with compute pushes marked for every stage and no graphics pipeline bound crashed
 // it (Mesa 22.3).
-VkPipelineLayout createLayout(Device& device, uint32_t pushSize, VkShaderStageFlags stages, std::string_view name,
-                              VkDescriptorSetLayout setLayout = VK_NULL_HANDLE) {
+VkPipelineLayout createLayout(Device& device, uint32_t pushSize, VkShaderStageFlags stages,
+                              std::string_view name, VkDescriptorSetLayout setLayout = VK_NULL_HANDLE) {
     VkPushConstantRange range{stages, 0, pushSize};
     VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     info.setLayoutCount = setLayout ? 1 : 0;
@@ -211,6 +212,16 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                   VkImageLayout to, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                   VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
     imageBarrier(cmd, image, {aspect, 0, 1, 0, 1}, from, to, srcStage, srcAccess, dstStage, dstAccess);
+}
+
+void depthAttachmentBarrier(VkCommandBuffer cmd, VkImage image) {
+    constexpr VkPipelineStageFlags2 tests =
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+    imageBarrier(cmd, image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, tests,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, tests,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
 }
 
 void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range,

@@ -96,5 +96,8 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
 void imageBarrier(VkCommandBuffer cmd, VkImage image, const VkImageSubresourceRange& range,
                   VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
                   VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);
+// A depth image's old contents dropped and the image made ready for a pass to test and write
+// it: after the last pass that did (in either fragment-test stage).
+void depthAttachmentBarrier(VkCommandBuffer cmd, VkImage image);
 
 } // namespace horde
