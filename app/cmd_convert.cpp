@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "folder_commands.h"
 #include "loader.h"
-#include "model_input.h"
+#include "model_options.h"
 
 namespace horde {
 
@@ -50,10 +50,10 @@ int run(const ConvertArgs& a) {
 Command addConvertCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("convert", "write a model, or every model of a folder, in another format");
     auto args = std::make_shared<ConvertArgs>();
-    args->input.addOptions(*cmd);
+    addModelOptions(*cmd, args->input);
     cmd->add_option("--to", args->to, "format id")->required();
     cmd->add_option("--out", args->out, "file to write (for a folder: the folder to mirror it into)")->required();
-    args->jobs.addOptions(*cmd);
+    addFolderJobOptions(*cmd, args->jobs);
     return {cmd, [args] { return run(*args); }};
 }
 

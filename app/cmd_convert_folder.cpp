@@ -147,7 +147,7 @@ int runConvertFolder(const ModelInput& given, const std::string& to, const std::
     std::ofstream manifest(std::filesystem::path(out) / name);
     manifest << nlohmann::json{{"source", dir},
                                {"to", format->id},
-                               {"shard", jobs.shard.count > 1 ? jobs.shardText : "1/1"},
+                               {"shard", jobs.shard.count > 1 ? jobs.shard.text() : "1/1"},
                                {"models", models},
                                {"converted", mine.size() - failed},
                                {"failed", failed}}

@@ -15,27 +15,29 @@
 #include "crowd/sight.h"
 #include "crowd/view.h"
 #include "crowd_options.h"
-#include "crowd_sources.h"
 #include "crowd_window.h"
 #include "gpu_session.h"
+#include "render/crowd_camera.h"
 #include "render/headless.h"
 
 namespace horde {
 
 namespace {
 struct CrowdArgs {
-    ModelInput input;                     // --skeleton, --anim, --search-path apply to every model
-    std::vector<std::string> modelValues; // --model as given; `models` pairs each with its companions
+    ModelInput input; // --skeleton, --anim, --search-path given before any --model: every model's
     std::vector<CrowdModelArg> models;
     DeviceChoice device;
-    CrowdOptions crowd;
-    uint32_t count = 1024;
+    CrowdSettings crowd;
     uint32_t frames = 30;
     std::string out = "crowd.png";
     std::string stats;
     uint32_t width = 1280, height = 720;
     bool headless = false, window = false;
 };
+
+const char* onOff(bool on) {
+    return on ? "on" : "off";
+}
 
 bool hasDisplay() {
     const char* x = std::getenv("DISPLAY");
@@ -58,7 +60,7 @@ std::vector<std::string> missingTextures(const std::vector<Model*>& models,
 // Per model of the median frame: what was drawn, its scale, and how tall its nearest seen
 // instance stands.
 nlohmann::json modelStats(const CrowdScene& scene, const std::vector<std::unique_ptr<CrowdModel>>& models,
-                          const std::vector<ModelInput>& inputs, const std::vector<float>& scales,
+                          const std::vector<ModelInput>& inputs, const std::vector<ModelScale>& scales,
                           const FrameCounts& counts, const ViewCamera& view, uint32_t height) {
     nlohmann::json out = nlohmann::json::array();
     size_t part = 0;
@@ -75,7 +77,7 @@ nlohmann::json modelStats(const CrowdScene& scene, const std::vector<std::unique
              {"instances", instances.size()},
              {"visible", drawn.visible},
              {"dropped", drawn.dropped},
-             {"scale", scales[m]},
+             {"scale", scales[m].factor},
              {"nearest_height_px", nearestHeightPixels(models[m]->asset(), instances, view, height)},
              {"levels", levels}});
     }
@@ -84,28 +86,25 @@ nlohmann::json modelStats(const CrowdScene& scene, const std::vector<std::unique
 
 int runHeadless(CrowdArgs& a) {
     GpuSession session;
-    std::vector<Model*> models;
-    std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
-    if (inputs.empty()) return kExitBadInput;
-    if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk)
+    if (int code = GpuSession::openCrowd(a.device, a.input, a.models, session); code != kExitOk)
         return session.finish(code);
     {
+        const std::vector<Model*> models = session.crowd.pointers();
+        const std::vector<ModelInput>& inputs = session.crowd.inputs;
         const auto start = std::chrono::steady_clock::now();
-        const std::vector<float> scales = crowdScales(models, inputs, a.crowd.units);
-        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
-            crowdModels(*session.device, models, scales);
-        const auto prepared = std::chrono::steady_clock::now();
-        CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.count,
-                         a.crowd.settings(kOffscreenColorFormat, kFramesInFlight,
-                                          a.crowd.picture.samples(*session.device)));
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        const std::vector<std::unique_ptr<CrowdModel>>& crowdModelsOwned = prepared.models;
+        const auto preparedAt = std::chrono::steady_clock::now();
+        CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.crowd,
+                         {kFramesInFlight, kOffscreenColorFormat, samplesOn(*session.device, a.crowd.picture.msaa)});
         const auto created = std::chrono::steady_clock::now();
         using Ms = std::chrono::duration<double, std::milli>;
         std::printf("prepared: %zu model%s in %.0f ms (LOD chains, bounds, tables, their upload), the scene "
                     "in %.0f ms\n",
                     crowdModelsOwned.size(), crowdModelsOwned.size() == 1 ? "" : "s",
-                    Ms(prepared - start).count(), Ms(created - prepared).count());
+                    Ms(preparedAt - start).count(), Ms(created - preparedAt).count());
         float aspect = float(a.width) / float(a.height);
-        const ViewCamera view = orbitView(a.crowd.camera(scene, aspect, a.height), aspect,
+        const ViewCamera view = orbitView(crowdCamera(scene, aspect, a.height), aspect,
                                           scene.worldBounds().radius(), a.height);
         HeadlessOptions options;
         options.width = a.width;
@@ -131,9 +130,9 @@ int runHeadless(CrowdArgs& a) {
         std::printf(
             "crowd: %u instances, technique %s, skinning %s, lod %s (%.2f px), cull %s, textures %s (%u images), "
             "view %s, %.1f MiB per frame slot\n",
-            scene.instanceCount(), a.crowd.technique.c_str(), skinName(scene.settings().skin).c_str(), a.crowd.lod.c_str(),
-            double(a.crowd.lodErrorPixels), a.crowd.cull.c_str(), a.crowd.textures.c_str(),
-            scene.materials().textureCount(), a.crowd.view.c_str(),
+            scene.instanceCount(), nameOf(a.crowd.technique).data(), skinName(a.crowd.skin).c_str(),
+            onOff(a.crowd.lod), double(a.crowd.lodErrorPixels), onOff(a.crowd.cull), onOff(a.crowd.textures),
+            scene.materials().textureCount(), nameOf(a.crowd.view).data(),
             double(scene.slotBytes()) / (1024.0 * 1024.0));
         std::printf("%s\n", FrameStats::frameHeader().c_str());
         for (size_t f = 0; f < result.stats.gpu.size(); ++f)
@@ -148,8 +147,8 @@ int runHeadless(CrowdArgs& a) {
             std::ofstream file(a.stats);
             nlohmann::json stats = nlohmann::json::parse(result.stats.json());
             stats["missing_textures"] = missing;
-            stats["models"] = modelStats(scene, crowdModelsOwned, inputs, scales, result.stats.medianCounts(),
-                                         view, a.height);
+            stats["models"] = modelStats(scene, crowdModelsOwned, inputs, prepared.scales,
+                                         result.stats.medianCounts(), view, a.height);
             file << stats.dump();
             if (!file) {
                 std::fprintf(stderr, "horde: %s: cannot write\n", a.stats.c_str());
@@ -174,35 +173,24 @@ Command addCrowdCommand(CLI::App& app) {
     CLI::App* cmd =
         app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
     auto args = std::make_shared<CrowdArgs>();
-    args->input.addOptions(*cmd, false);
-    cmd->add_option("--model", args->modelValues,
-                    "model file(s) or folder(s) (every animated model in it, with its paired animations), or "
-                    "`monster` (default); several share the crowd")
-        ->expected(1, -1);
-    // Companions follow the model they complete.
-    const char* companion = " given after a --model, for that model; before any --model, for every model";
-    cmd->get_option("--skeleton")
-        ->description("separate skeleton file (EMI .sklb, SWTOR skeleton .gr2):" + std::string(companion));
-    cmd->get_option("--anim")->description("animation file(s) bound by node name:" + std::string(companion));
-    cmd->get_option("--materials")
-        ->description("Grimrock Lua material file(s) with defineMaterial{...}:" + std::string(companion));
+    addCrowdModelOptions(*cmd, args->input);
     args->device.addOptions(*cmd);
-    cmd->add_option("--count", args->count, "instances")->check(CLI::Range(1u, 1u << 20));
+    cmd->add_option("--count", args->crowd.count, "instances")->check(CLI::Range(kCountRange.min, kCountRange.max));
     CLI::Option* frames = cmd->add_option(
         "--frames", args->frames, "frames to render (default: 30 headless; until closed in a window)");
     cmd->add_option("--out", args->out, "PNG of the last headless frame");
-    args->crowd.addOptions(*cmd);
+    addCrowdOptions(*cmd, args->crowd);
     cmd->add_option("--stats", args->stats, "per-frame statistics as JSON (headless)");
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_flag("--headless", args->headless, "render offscreen even when a display exists");
     cmd->add_flag("--window", args->window, "open a window (fails without a display)");
     return {cmd, [args, frames, cmd] {
-                args->models = modelsInOrder(*cmd, args->input);
+                args->models = crowdModelArgs(*cmd, args->input);
                 if (args->window || (!args->headless && hasDisplay())) {
                     uint32_t windowFrames = frames->count() ? args->frames : 0;
                     WindowArgs w{args->input, args->models, args->device, args->crowd,
-                                 args->count, windowFrames, args->width,  args->height};
+                                 windowFrames, args->width, args->height};
                     return runCrowdWindow(w);
                 }
                 return runHeadless(*args);

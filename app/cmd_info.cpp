@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "folder_commands.h"
 #include "model/lod.h"
-#include "model_input.h"
+#include "model_options.h"
 #include "shaders/gpu_types.h"
 #include "texture/texture.h"
 
@@ -92,13 +92,23 @@ nlohmann::json toJson(const Model& model) {
 struct MeshChain {
     const Mesh* mesh;
     LodChain chain;
+    float radius; // half the diagonal of the box around the mesh as the rest pose draws it
 };
 
-// Each mesh's chain as a crowd builds it (CrowdModelOptions::lod).
+// Each mesh's chain as a crowd builds it (CrowdModelOptions::lod), in the units it is drawn in.
 std::vector<MeshChain> lodChains(const Model& model) {
     std::vector<MeshChain> out;
-    for (const Mesh& m : model.meshes)
-        out.push_back({&m, buildLodChain(model, m, {.maxLevels = HORDE_MAX_LEVELS})});
+    const std::vector<std::vector<glm::vec3>> rest = restPoseVertices(model);
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        glm::vec3 lo(INFINITY), hi(-INFINITY);
+        for (const glm::vec3& p : rest[m]) {
+            lo = glm::min(lo, p);
+            hi = glm::max(hi, p);
+        }
+        const float radius = rest[m].empty() ? 0.0f : 0.5f * glm::length(hi - lo);
+        out.push_back({&model.meshes[m], buildLodChain(model.meshes[m], rest[m], {.maxLevels = HORDE_MAX_LEVELS}),
+                       radius});
+    }
     return out;
 }
 
@@ -108,14 +118,14 @@ nlohmann::json lodJson(const std::vector<MeshChain>& chains) {
         nlohmann::json levels = nlohmann::json::array();
         for (const LodLevel& level : c.chain.levels)
             levels.push_back({{"triangles", level.triangleCount()}, {"error", level.error}});
-        out.push_back({{"mesh", c.mesh->name}, {"radius", c.mesh->bounds.radius()}, {"levels", levels}});
+        out.push_back({{"mesh", c.mesh->name}, {"radius", c.radius}, {"levels", levels}});
     }
     return out;
 }
 
 void printLod(const std::vector<MeshChain>& chains) {
     for (const MeshChain& c : chains) {
-        const float radius = c.mesh->bounds.radius();
+        const float radius = c.radius;
         std::printf("lod      %s: radius %.4g\n           level  triangles  error       of radius  made by\n",
                     c.mesh->name.c_str(), radius);
         for (size_t k = 0; k < c.chain.levels.size(); ++k) {
@@ -180,12 +190,12 @@ Command addInfoCommand(CLI::App& app) {
     auto json = std::make_shared<bool>(false);
     auto lod = std::make_shared<bool>(false);
     auto jobs = std::make_shared<FolderJobs>();
-    input->addOptions(*cmd);
+    addModelOptions(*cmd, *input);
     cmd->add_flag("--json", *json, "print JSON (format, nodes, meshes, clips, bounds; for a folder, one record per file)");
     cmd->add_flag("--lod", *lod,
                   "also build each mesh's LOD chain as a crowd does and print it: each level's triangles and "
                   "measured error, in model units and as a fraction of the mesh's radius (model files only)");
-    jobs->addOptions(*cmd);
+    addFolderJobOptions(*cmd, *jobs);
     return {cmd, [=] {
                 if (std::filesystem::is_directory(input->model)) {
                     if (!input->skeleton.empty() || !input->anims.empty()) {

@@ -212,7 +212,7 @@ int runInfoFolder(const ModelInput& given, bool json, const FolderJobs& jobs) {
         std::printf(
             "%zu files%s: %zu models, %zu meshes, %zu skeletons, %zu animations (%zu paired), %zu textures, "
             "%zu other; %zu error%s, %zu warning%s\n",
-            t.files, jobs.shard.count > 1 ? (" in shard " + jobs.shardText).c_str() : "", t.models, t.meshes,
+            t.files, jobs.shard.count > 1 ? (" in shard " + jobs.shard.text()).c_str() : "", t.models, t.meshes,
             t.skeletons, t.animations, t.pairedAnimations, t.textures, t.other, t.errors,
             t.errors == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
         std::set<std::string> missingPaths;

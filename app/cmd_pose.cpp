@@ -10,8 +10,8 @@
 #include "gpu_session.h"
 #include "crowd/layout.h"
 #include "render/crowd_scene.h"
+#include "crowd_options.h"
 #include "render/headless.h"
-#include "skin_options.h"
 
 namespace horde {
 
@@ -22,7 +22,7 @@ struct PoseArgs {
     std::string clip, out;
     double time = 0.0;
     bool cpu = false;
-    SkinArgs skin;
+    SkinOptions skin;
 };
 
 nlohmann::json meshJson(const std::string& name, const std::vector<glm::dvec3>& positions,
@@ -61,7 +61,7 @@ int runCpu(PoseArgs& a) {
     }
     int clip;
     if (int code = clipOrError(*model, a, clip)) return code;
-    std::vector<PosedMesh> posed = poseModel(*model, Playback{clip, 0.0, 1.0, true}, a.time, a.skin.options());
+    std::vector<PosedMesh> posed = poseModel(*model, Playback{clip, 0.0, 1.0, true}, a.time, a.skin);
     nlohmann::json doc{{"meshes", nlohmann::json::array()}};
     for (size_t m = 0; m < posed.size(); ++m)
         doc["meshes"].push_back(meshJson(model->meshes[m].name, posed[m].positions, posed[m].normals));
@@ -80,9 +80,9 @@ int runGpu(PoseArgs& a) {
         const std::vector<gpu::InstanceRecord> instances = {
             gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)}};
         const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings = singleInstanceSettings(1);
-        settings.skin = a.skin.options();
-        CrowdScene scene(*session.device, models, {instances}, settings);
+        CrowdSettings settings = singleInstanceSettings();
+        settings.skin = a.skin;
+        CrowdScene scene(*session.device, models, {instances}, settings, {.slots = 1});
         session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, float(a.time), ViewCamera{}); });
         for (uint32_t m = 0; m < model.meshes.size(); ++m) {
             std::vector<glm::vec3> p = scene.readSkinned(0, 0, m, false), n = scene.readSkinned(0, 0, m, true);
@@ -97,14 +97,11 @@ int runGpu(PoseArgs& a) {
 Command addPoseCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("pose", "evaluate one instance at a time and write its vertices as JSON");
     auto args = std::make_shared<PoseArgs>();
-    args->input.addOptions(*cmd);
+    addModelOptions(*cmd, args->input);
     args->device.addOptions(*cmd);
-    cmd->add_option("--clip", args->clip, "clip to sample (default: bind pose, or the first --anim clip)");
-    cmd->add_option("--time", args->time,
-                    "seconds into the clip; the end is inclusive (its duration gives the last key) and a "
-                    "loop wraps only past it");
+    addClipOptions(*cmd, args->clip, args->time);
     cmd->add_flag("--cpu", args->cpu, "use the double-precision CPU reference instead of the GPU passes");
-    args->skin.addOptions(*cmd);
+    addSkinOptions(*cmd, args->skin);
     cmd->add_option("--out", args->out, "JSON file to write")->required();
     return {cmd, [args] { return args->cpu ? runCpu(*args) : runGpu(*args); }};
 }

@@ -6,9 +6,9 @@
 
 #include "commands.h"
 #include "crowd_options.h"
-#include "crowd_sources.h"
 #include "gpu_session.h"
 #include "profile.h"
+#include "render/crowd_camera.h"
 #include "render/headless.h"
 
 namespace horde {
@@ -16,11 +16,10 @@ namespace horde {
 namespace {
 
 struct ProfileArgs {
-    ModelInput input;                     // --skeleton, --anim, --search-path complete every model
-    std::vector<std::string> modelValues; // --model as given; `models` pairs each with its companions
+    ModelInput input; // --skeleton, --anim, --search-path given before any --model: every model's
     std::vector<CrowdModelArg> models;
     DeviceChoice device;
-    CrowdOptions crowd;
+    CrowdSettings crowd;
     std::string counts = "1024,4096";
     uint32_t frames = 8;
     uint32_t width = 1280, height = 720;
@@ -46,17 +45,17 @@ std::vector<uint32_t> parseCounts(const std::string& text) {
 }
 
 // Every technique the models can tell apart: eight influences only where a mesh keeps more.
-std::vector<std::pair<bool, SkinOptions>> techniques(const std::vector<Model*>& models) {
+std::vector<std::pair<Technique, SkinOptions>> techniques(const std::vector<Model*>& models) {
     bool more = false;
     for (const Model* m : models)
         for (const Mesh& mesh : m->meshes)
             more |= mesh.layout().moreInfluences;
-    std::vector<std::pair<bool, SkinOptions>> out;
-    for (bool vertex : {false, true})
+    std::vector<std::pair<Technique, SkinOptions>> out;
+    for (Technique technique : {Technique::Compute, Technique::Vertex})
         for (Skinning skinning : {Skinning::Lbs, Skinning::Dqs})
             for (Precision precision : {Precision::Fp32, Precision::Fp16})
                 for (uint32_t influences : {4u, 8u})
-                    if (influences == 4 || more) out.push_back({vertex, {skinning, precision, influences}});
+                    if (influences == 4 || more) out.push_back({technique, {skinning, precision, influences}});
     return out;
 }
 
@@ -87,8 +86,9 @@ std::string commandLine(const ProfileArgs& a, const std::vector<ModelInput>& inp
     for (const ModelInput& input : inputs)
         line += " --model " + input.model;
     return line + " --counts " + a.counts + " --frames " + std::to_string(a.frames) + " --width " +
-           std::to_string(a.width) + " --height " + std::to_string(a.height) + " --lod " + a.crowd.lod +
-           " --cull " + a.crowd.cull + " --view " + a.crowd.view + " --out " + a.out;
+           std::to_string(a.width) + " --height " + std::to_string(a.height) + " --lod " +
+           (a.crowd.lod ? "on" : "off") + " --cull " + (a.crowd.cull ? "on" : "off") + " --view " +
+           std::string(nameOf(a.crowd.view)) + " --out " + a.out;
 }
 
 int run(ProfileArgs& a) {
@@ -99,12 +99,11 @@ int run(ProfileArgs& a) {
         return kExitUsage;
     }
     GpuSession session;
-    std::vector<Model*> models;
-    const std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
-    if (inputs.empty()) return kExitBadInput;
-    if (int code = GpuSession::openAll(a.device, inputs, session, models); code != kExitOk)
+    if (int code = GpuSession::openCrowd(a.device, a.input, a.models, session); code != kExitOk)
         return session.finish(code);
     Device& device = *session.device;
+    const std::vector<Model*> models = session.crowd.pointers();
+    const std::vector<ModelInput>& inputs = session.crowd.inputs;
     Profile profile;
     profile.device = device.name();
     profile.driver = device.driver();
@@ -116,9 +115,9 @@ int run(ProfileArgs& a) {
     profile.frames = a.frames;
     profile.counts = counts;
     {
-        const std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
-            crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
-        const std::vector<std::pair<bool, SkinOptions>> all = techniques(models);
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        const std::vector<std::pair<Technique, SkinOptions>> all = techniques(models);
+        const SceneOutput output{kFramesInFlight, kOffscreenColorFormat, samplesOn(device, a.crowd.picture.msaa)};
         if (all.size() < 16)
             profile.notes.push_back(
                 "No mesh keeps more than four influences, so eight-influence runs are left out "
@@ -131,17 +130,17 @@ int run(ProfileArgs& a) {
                 "This device runs on the CPU: its compute and vertex work share the CPU's cores, "
                 "so the figures are the CPU's costs, not a GPU's.");
         for (uint32_t count : counts)
-            for (const auto& [vertex, skin] : all) {
-                CrowdSettings settings =
-                    a.crowd.settings(kOffscreenColorFormat, kFramesInFlight, a.crowd.picture.samples(device));
-                settings.technique = vertex ? Technique::Vertex : Technique::Compute;
+            for (const auto& [technique, skin] : all) {
+                CrowdSettings settings = a.crowd;
+                settings.count = count;
+                settings.technique = technique;
                 settings.skin = skin;
-                CrowdScene scene(device, pointers(crowdModelsOwned), count, settings);
+                CrowdScene scene(device, pointers(prepared.models), settings, output);
                 const float aspect = float(a.width) / float(a.height);
-                const ViewCamera view = orbitView(a.crowd.camera(scene, aspect, a.height), aspect,
+                const ViewCamera view = orbitView(crowdCamera(scene, aspect, a.height), aspect,
                                                   scene.worldBounds().radius(), a.height);
                 ProfileRun r = measure(device, scene, view, a);
-                r.vertexTechnique = vertex;
+                r.technique = technique;
                 r.skin = skin;
                 r.count = count;
                 std::printf(
@@ -170,9 +169,7 @@ Command addProfileCommand(CLI::App& app) {
         "profile",
         "every skinning technique over crowd sizes on this device, into a report (index.html, profile.json)");
     auto args = std::make_shared<ProfileArgs>();
-    args->input.addOptions(*cmd, false);
-    cmd->add_option("--model", args->modelValues, "model file(s) or folder(s), or `monster` (default)")
-        ->expected(1, -1);
+    addCrowdModelOptions(*cmd, args->input);
     args->device.addOptions(*cmd);
     cmd->add_option("--counts", args->counts, "crowd sizes, separated by commas (default 1024,4096)");
     cmd->add_option("--frames", args->frames, "frames measured per run (the median is kept)")
@@ -180,9 +177,9 @@ Command addProfileCommand(CLI::App& app) {
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--out", args->out, "folder for index.html and profile.json (default profile)");
-    args->crowd.addOptions(*cmd, false);
+    addCrowdOptions(*cmd, args->crowd, false);
     return {cmd, [args, cmd] {
-                args->models = modelsInOrder(*cmd, args->input);
+                args->models = crowdModelArgs(*cmd, args->input);
                 return run(*args);
             }};
 }

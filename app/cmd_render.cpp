@@ -6,10 +6,9 @@
 #include "core/png.h"
 #include "crowd/layout.h"
 #include "crowd/view.h"
+#include "crowd_options.h"
 #include "gpu_session.h"
 #include "render/headless.h"
-#include "skin_options.h"
-#include "view_options.h"
 
 namespace horde {
 
@@ -20,8 +19,8 @@ struct RenderArgs {
     std::string clip, out;
     double time = 0.0;
     uint32_t width = 1024, height = 768;
-    ViewOptions picture;
-    SkinArgs skin;
+    PictureSettings picture;
+    SkinOptions skin;
 };
 
 Bounds posedBounds(const Model& model, const Playback& playback, double time, const SkinOptions& skin) {
@@ -49,17 +48,17 @@ int run(RenderArgs& a) {
         std::vector<gpu::InstanceRecord> instances = crowdLayout(crowdModel.asset(), 1);
         instances[0].clip = clip < 0 ? HORDE_NONE : uint32_t(clip);
         const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
-        settings.samples = a.picture.samples(*session.device);
-        settings.skin = a.skin.options();
-        CrowdScene scene(*session.device, models, {instances}, settings);
+        CrowdSettings settings = singleInstanceSettings();
+        settings.skin = a.skin;
+        CrowdScene scene(*session.device, models, {instances}, settings,
+                         {kFramesInFlight, kOffscreenColorFormat, samplesOn(*session.device, a.picture.msaa)});
         for (const std::string& w : model.warnings)
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         for (const std::string& w : scene.materials().warnings())
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         float aspect = float(a.width) / float(a.height);
         Bounds world = toWorld(posedBounds(model, playback, a.time, settings.skin), axesToWorld(model.axes));
-        OrbitCamera camera = a.picture.around(frameBounds(world, aspect));
+        OrbitCamera camera = aroundFramed(frameBounds(world, aspect), a.picture);
         HeadlessOptions options;
         options.width = a.width;
         options.height = a.height;
@@ -80,17 +79,14 @@ int run(RenderArgs& a) {
 Command addRenderCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("render", "render one model headless to a PNG");
     auto args = std::make_shared<RenderArgs>();
-    args->input.addOptions(*cmd);
+    addModelOptions(*cmd, args->input);
     args->device.addOptions(*cmd);
-    cmd->add_option("--clip", args->clip, "clip to pose (default: bind pose, or the first --anim clip)");
-    cmd->add_option("--time", args->time,
-                    "seconds into the clip; the end is inclusive (its duration gives the last key) and a "
-                    "loop wraps only past it");
+    addClipOptions(*cmd, args->clip, args->time);
     cmd->add_option("--out", args->out, "PNG to write")->required();
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
-    args->picture.addOptions(*cmd);
-    args->skin.addOptions(*cmd);
+    addPictureOptions(*cmd, args->picture);
+    addSkinOptions(*cmd, args->skin);
     return {cmd, [args] { return run(*args); }};
 }
 

@@ -272,7 +272,7 @@ std::vector<std::string> perModelOptions(const ValidateArgs& a) {
 } // namespace
 
 void addValidateOptions(CLI::App& cmd, ValidateArgs& args, ValidateFolderArgs& folder) {
-    args.a.addOptions(cmd); // A with its --skeleton / --anim files
+    addModelOptions(cmd, args.a); // A with its --skeleton / --anim files
     cmd.add_option("other", args.b, "the file to compare with A (usually a self-contained .glb)")->required();
     cmd.add_option("--other-skeleton", args.bSkeleton,
                    "B's skeleton file, where B's format keeps it apart (EMI .sklb, SWTOR skeleton .gr2)");
@@ -311,7 +311,7 @@ void addValidateOptions(CLI::App& cmd, ValidateArgs& args, ValidateFolderArgs& f
         ->check(CLI::Range(0, 255));
     cmd.add_option("--width", args.width, "render width")->check(CLI::Range(16u, 8192u));
     cmd.add_option("--height", args.height, "render height")->check(CLI::Range(16u, 8192u));
-    folder.jobs.addOptions(cmd);
+    addFolderJobOptions(cmd, folder.jobs);
     cmd.add_option("--merge", folder.merge,
                    "join the folder reports of these shard runs into --report (A and B as in the shard runs)")
         ->expected(1, -1);

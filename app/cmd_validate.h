@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "folder_commands.h"
-#include "model_input.h"
+#include "model_options.h"
 #include "validate_attributes.h"
 #include "vk/device.h"
 

@@ -21,9 +21,10 @@ PoseRenders::PoseRenders(Device& device, Model& model, std::span<const PoseInsta
     const float step = float(spacing / double(model.axes.metresPerUnit));
     const gpu::InstanceRecord lone = crowdLayout(crowdModel_->asset(), 1)[0];
     const CrowdModel* models[] = {crowdModel_.get()};
-    CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
+    CrowdSettings settings = singleInstanceSettings();
     settings.textures = textures;
-    settings.samples = device.supportedSamples(4); // both sides alike: edges averaged the same way
+    // Both sides alike: edges averaged the same way.
+    const SceneOutput output{kFramesInFlight, kOffscreenColorFormat, device.supportedSamples(4)};
     // A grid about its middle keeps the placements small: a vertex far from the origin would lose
     // float precision that one at the placement of a lone instance does not.
     const size_t columns = size_t(std::ceil(std::sqrt(double(std::min(poses.size(), kPosesPerScene)))));
@@ -43,7 +44,7 @@ PoseRenders::PoseRenders(Device& device, Model& model, std::span<const PoseInsta
             instances.push_back(r);
         }
         scenes_.push_back(std::make_unique<CrowdScene>(
-            device, models, std::vector<std::vector<gpu::InstanceRecord>>{std::move(instances)}, settings));
+            device, models, std::vector<std::vector<gpu::InstanceRecord>>{std::move(instances)}, settings, output));
     }
 }
 

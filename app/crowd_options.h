@@ -1,49 +1,22 @@
 #pragma once
-// What `horde crowd` asks of the crowd, headless or in a window: technique, culling, LOD and
-// its error, texture sampling, the view, and the models it is made of.
-#include <memory>
-#include <string>
-#include <vector>
-
+// A crowd's settings on the command line (crowd/crowd_settings.h): one option per setting a user
+// sets, its range and words taken from where the setting is defined.
 #include <CLI/CLI.hpp>
 
-#include "gpu_session.h"
-#include "render/crowd_scene.h"
-#include "skin_options.h"
-#include "view_options.h"
+#include "crowd/crowd_settings.h"
+#include "vk/device.h"
 
 namespace horde {
 
-struct CrowdOptions {
-    std::string technique = "compute";
-    SkinArgs skin;
-    std::string lod = "on";
-    std::string cull = "on";
-    std::string textures = "on";
-    std::string impostors = "on";
-    float lodErrorPixels = kDefaultLodErrorPixels;
-    std::string view = "front";
-    std::string units = "auto";
-    std::string layout = "scatter";
-    uint32_t seed = 1;
-    ViewOptions picture;
+// --skinning, --precision, --influences: every command that skins.
+void addSkinOptions(CLI::App& command, SkinOptions& skin);
+// --msaa, --yaw, --pitch, --distance: every command that draws a picture.
+void addPictureOptions(CLI::App& command, PictureSettings& picture);
+// Every crowd setting but the count (crowd takes --count, profile --counts); `skinning` off: no
+// --technique and skinning options either (a command that sweeps them).
+void addCrowdOptions(CLI::App& command, CrowdSettings& settings, bool skinning = true);
 
-    // `skinning` off: no --technique and skinning options (a command that sweeps them).
-    void addOptions(CLI::App& command, bool skinning = true);
-    CrowdSettings settings(VkFormat colorFormat, uint32_t slots, VkSampleCountFlagBits samples) const;
-    // The camera the view starts from, with --yaw, --pitch and --distance around its centre:
-    // front stands at the crowd's edge with its front row readable, overview frames the whole
-    // crowd, street stands at its edge at eye height.
-    OrbitCamera camera(const CrowdScene& scene, float aspect, uint32_t viewportHeight) const;
-};
-
-// The front view's monsters stand this tall in the front row (the goal is 120 at 1280 x 720).
-constexpr float kFrontRowPixels = 150.0f;
-
-// Every loaded model made ready for crowds (LOD chains, motion bounds, GPU tables), each drawn
-// at its scale (crowd_sources.h).
-std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, const std::vector<Model*>& models,
-                                                     const std::vector<float>& scales);
-std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);
+// `msaa` as the device can draw it: the most samples it takes up to that, with a note when fewer.
+VkSampleCountFlagBits samplesOn(const Device& device, uint32_t msaa);
 
 } // namespace horde

@@ -72,43 +72,47 @@ void counters(const FrameCounts& counts, const PassTimes& median) {
         ImGui::Text("dropped 0");
 }
 
-// A choice among `names`; true when it changed.
-bool choice(const char* label, int& value, const char* const* names, int count) {
-    return ImGui::Combo(label, &value, names, count);
+// An enumeration's setting as a list of its words (core/words.h).
+template <class E> void choice(const char* label, E& value) {
+    if (ImGui::BeginCombo(label, nameOf(value).data())) {
+        for (size_t i = 0; i < Words<E>::list.size(); ++i)
+            if (ImGui::Selectable(Words<E>::list[i].data(), value == E(i))) value = E(i);
+        ImGui::EndCombo();
+    }
 }
 
-void controlsOf(CrowdControls& c, uint32_t maxSamples) {
+// One of the first `shown` of `values`, written as numbers.
+template <size_t N>
+void choice(const char* label, uint32_t& value, const std::array<uint32_t, N>& values, size_t shown = N) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%u", value);
+    if (ImGui::BeginCombo(label, text)) {
+        for (size_t i = 0; i < std::min(shown, N); ++i) {
+            std::snprintf(text, sizeof text, "%u", values[i]);
+            if (ImGui::Selectable(text, value == values[i])) value = values[i];
+        }
+        ImGui::EndCombo();
+    }
+}
+
+void controlsOf(WindowControls& w, uint32_t maxSamples) {
+    CrowdSettings& c = w.crowd;
     int count = int(c.count);
-    if (ImGui::InputInt("instances", &count, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        c.count = uint32_t(std::clamp(count, 1, 1 << 20));
-        c.rebuild = true;
-    }
-    ImGui::SliderFloat("LOD error (px)", &c.lodErrorPixels, 0.05f, 8.0f, "%.2f",
+    if (ImGui::InputInt("instances", &count, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
+        c.count = uint32_t(std::clamp(count, int(kCountRange.min), int(kCountRange.max)));
+    ImGui::SliderFloat("LOD error (px)", &c.lodErrorPixels, kLodErrorRange.min, kLodErrorRange.max, "%.2f",
                        ImGuiSliderFlags_Logarithmic);
-    static const char* const techniques[] = {"compute", "vertex"};
-    static const char* const skinnings[] = {"lbs", "dqs"};
-    static const char* const precisions[] = {"fp32", "fp16"};
-    static const char* const influences[] = {"4", "8"};
-    int technique = c.technique == Technique::Vertex ? 1 : 0,
-        skinning = c.skin.skinning == Skinning::Dqs ? 1 : 0,
-        precision = c.skin.precision == Precision::Fp16 ? 1 : 0, eight = c.skin.influences > 4 ? 1 : 0;
-    if (choice("technique", technique, techniques, 2))
-        c.technique = technique ? Technique::Vertex : Technique::Compute;
-    if (choice("skinning", skinning, skinnings, 2))
-        c.skin.skinning = skinning ? Skinning::Dqs : Skinning::Lbs;
-    if (choice("precision", precision, precisions, 2))
-        c.skin.precision = precision ? Precision::Fp16 : Precision::Fp32;
-    if (choice("influences", eight, influences, 2)) c.skin.influences = eight ? 8u : 4u;
-    if (ImGui::Checkbox("textures", &c.textures)) c.rebuild = true;
-    static const char* const samples[] = {"1", "2", "4", "8"};
-    int msaa = int(std::log2(double(c.msaa)));
-    if (choice("MSAA", msaa, samples, 1 + int(std::log2(double(maxSamples))))) {
-        c.msaa = 1u << msaa;
-        c.remakeSwapchain = c.rebuild = true;
-    }
-    ImGui::Checkbox("freeze culling camera (f)", &c.freeze);
-    ImGui::Checkbox("tint by level (l)", &c.tintLevels);
-    ImGui::Checkbox("paused (space)", &c.paused);
+    choice("technique", c.technique);
+    choice("skinning", c.skin.skinning);
+    choice("precision", c.skin.precision);
+    choice("influences", c.skin.influences, std::array<uint32_t, 2>{4, 8});
+    ImGui::Checkbox("textures", &c.textures);
+    choice("MSAA", c.picture.msaa, kMsaaChoices,
+           size_t(std::find(kMsaaChoices.begin(), kMsaaChoices.end(), maxSamples) - kMsaaChoices.begin()) +
+               1);
+    ImGui::Checkbox("freeze culling camera (f)", &w.freeze);
+    ImGui::Checkbox("tint by level (l)", &w.tintLevels);
+    ImGui::Checkbox("paused (space)", &w.paused);
 }
 
 } // namespace
@@ -119,7 +123,7 @@ void PassHistory::add(const PassTimes& times) {
     size_ = std::min(size_ + 1, kFrames);
 }
 
-void drawCrowdPanel(CrowdControls& c, const PassHistory& history, const FrameCounts& counts,
+void drawCrowdPanel(WindowControls& c, const PassHistory& history, const FrameCounts& counts,
                     const PassTimes& median, uint32_t maxSamples) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
@@ -128,9 +132,7 @@ void drawCrowdPanel(CrowdControls& c, const PassHistory& history, const FrameCou
     rollingGraph(history);
     counters(counts, median);
     ImGui::Separator();
-    const CrowdControls before = c;
     controlsOf(c, maxSamples);
-    if (c.technique != before.technique || !(c.skin == before.skin)) c.rebuild = true;
     ImGui::End();
 }
 

@@ -6,22 +6,18 @@
 #include <array>
 #include <cstdint>
 
+#include "crowd/crowd_settings.h"
 #include "crowd/frame_stats.h"
 #include "render/crowd_scene.h"
 
 namespace horde {
 
-// What the controls change. `rebuild`: the scene must be made again; `remakeSwapchain`: the
-// swapchain too (its samples per pixel).
-struct CrowdControls {
-    uint32_t count = 1024;
-    Technique technique = Technique::Compute;
-    SkinOptions skin;
-    float lodErrorPixels = kDefaultLodErrorPixels;
-    bool textures = true;
-    uint32_t msaa = 1;
+// What the controls change: the crowd's settings (the window makes the scene again when a change
+// needs it, CrowdScene::update; the swapchain too for another sample count), and the window's own
+// state.
+struct WindowControls {
+    CrowdSettings crowd;
     bool paused = false, tintLevels = false, freeze = false, showOverlay = true;
-    bool rebuild = false, remakeSwapchain = false;
 };
 
 // The last frames' pass times in a ring of fixed size: adding one allocates nothing.
@@ -41,7 +37,7 @@ class PassHistory {
 
 // The panel for one frame: `counts` and `median` describe the frames since the last title update,
 // `maxSamples` is the most samples per pixel the device draws.
-void drawCrowdPanel(CrowdControls& controls, const PassHistory& history, const FrameCounts& counts,
+void drawCrowdPanel(WindowControls& controls, const PassHistory& history, const FrameCounts& counts,
                     const PassTimes& median, uint32_t maxSamples);
 
 } // namespace horde

@@ -12,9 +12,10 @@
 
 #include "crowd/frame_stats.h"
 #include "crowd/view.h"
+#include "crowd_options.h"
 #include "crowd_panel.h"
-#include "crowd_sources.h"
 #include "gpu_session.h"
+#include "render/crowd_camera.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/overlay.h"
@@ -30,7 +31,7 @@ constexpr uint32_t kSlots = 2;
 // the window's user pointer. ImGui's GLFW backend calls these after its own, and they leave
 // alone what the overlay's panel is using (a field being typed into, the mouse over the panel).
 struct Controls {
-    CrowdControls crowd;
+    WindowControls window;
     bool step = false;
     OrbitCamera camera;
     bool dragging = false;
@@ -45,7 +46,8 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
     if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
     if (ImGui::GetIO().WantCaptureKeyboard) return;
     Controls& all = controls(w);
-    CrowdControls& c = all.crowd;
+    WindowControls& c = all.window;
+    CrowdSettings& crowd = c.crowd;
     switch (key) {
     case GLFW_KEY_ESCAPE:
         glfwSetWindowShouldClose(w, GLFW_TRUE);
@@ -59,15 +61,14 @@ void onKey(GLFWwindow* w, int key, int, int action, int) {
         break;
     case GLFW_KEY_EQUAL:
     case GLFW_KEY_KP_ADD:
-        c.count = std::min(c.count * 2, 1u << 20), c.rebuild = true;
+        crowd.count = std::min(crowd.count * 2, kCountRange.max);
         break;
     case GLFW_KEY_MINUS:
     case GLFW_KEY_KP_SUBTRACT:
-        c.count = std::max(c.count / 2, 1u), c.rebuild = true;
+        crowd.count = std::max(crowd.count / 2, kCountRange.min);
         break;
     case GLFW_KEY_T:
-        c.technique = c.technique == Technique::Compute ? Technique::Vertex : Technique::Compute;
-        c.rebuild = true;
+        crowd.technique = crowd.technique == Technique::Compute ? Technique::Vertex : Technique::Compute;
         break;
     case GLFW_KEY_L:
         c.tintLevels = !c.tintLevels;
@@ -104,10 +105,6 @@ void onScroll(GLFWwindow* w, double, double dy) {
     controls(w).camera.distance *= std::pow(0.9f, float(dy));
 }
 
-const char* name(Technique t) {
-    return t == Technique::Compute ? "compute" : "vertex";
-}
-
 // ImGui for one window: its context and GLFW backend, installed after horde's own callbacks,
 // which it calls in turn.
 struct OverlayContext {
@@ -129,26 +126,19 @@ struct OverlayContext {
 int runCrowdWindow(const WindowArgs& a) {
     std::vector<std::string> extensions = Window::requiredExtensions();
     GpuSession session;
-    std::vector<Model*> models;
-    std::vector<ModelInput> inputs = crowdInputs(a.input, a.models);
-    if (inputs.empty()) return kExitBadInput;
-    if (int code = GpuSession::openAll(a.device, inputs, session, models, true, extensions); code != kExitOk)
+    if (int code = GpuSession::openCrowd(a.device, a.input, a.models, session, true, extensions); code != kExitOk)
         return session.finish(code);
     Device& device = *session.device;
     {
         Window window(a.width, a.height, "horde");
         Controls c;
-        c.crowd.count = a.count;
-        c.crowd.technique = a.crowd.technique == "vertex" ? Technique::Vertex : Technique::Compute;
-        c.crowd.skin = a.crowd.skin.options();
-        c.crowd.lodErrorPixels = a.crowd.lodErrorPixels;
-        c.crowd.textures = a.crowd.textures == "on";
-        c.crowd.msaa = uint32_t(a.crowd.picture.samples(device));
+        c.window.crowd = a.crowd;
+        c.window.crowd.picture.msaa = uint32_t(samplesOn(device, a.crowd.picture.msaa));
         const uint32_t maxSamples = uint32_t(device.supportedSamples(8));
-        auto swapchain = std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.crowd.msaa));
+        auto swapchain =
+            std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.window.crowd.picture.msaa));
         FrameSlots slots(device, kSlots);
-        std::vector<std::unique_ptr<CrowdModel>> crowdModelsOwned =
-            crowdModels(device, models, crowdScales(models, inputs, a.crowd.units));
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
         glfwSetWindowUserPointer(window.handle(), &c);
         glfwSetKeyCallback(window.handle(), onKey);
         glfwSetMouseButtonCallback(window.handle(), onButton);
@@ -160,16 +150,13 @@ int runCrowdWindow(const WindowArgs& a) {
         std::unique_ptr<CrowdScene> scene;
         auto build = [&] {
             scene.reset();
-            CrowdSettings settings =
-                a.crowd.settings(swapchain->format(), kSlots, VkSampleCountFlagBits(c.crowd.msaa));
-            settings.technique = c.crowd.technique;
-            settings.skin = c.crowd.skin;
-            settings.textures = c.crowd.textures;
-            settings.lodErrorPixels = c.crowd.lodErrorPixels;
-            scene = std::make_unique<CrowdScene>(device, pointers(crowdModelsOwned), c.crowd.count, settings);
+            const CrowdSettings& s = c.window.crowd;
+            scene = std::make_unique<CrowdScene>(
+                device, pointers(prepared.models), s,
+                SceneOutput{kSlots, swapchain->format(), VkSampleCountFlagBits(s.picture.msaa)});
         };
         build();
-        c.camera = a.crowd.camera(*scene, float(a.width) / float(a.height), a.height);
+        c.camera = crowdCamera(*scene, float(a.width) / float(a.height), a.height);
         FrameStats stats;
         PassHistory history;
         PassTimes shownTimes;
@@ -181,16 +168,18 @@ int runCrowdWindow(const WindowArgs& a) {
         uint32_t frame = 0, presented = 0;
         while (!window.shouldClose() && (a.frames == 0 || presented < a.frames)) {
             glfwPollEvents();
-            if (c.crowd.rebuild) {
+            // The keys and the last frame's panel changed the settings: the scene takes what its
+            // passes read each frame, and is made again for the rest.
+            if (!scene->update(c.window.crowd)) {
                 slots.waitAll();
-                if (c.crowd.remakeSwapchain) {
+                if (c.window.crowd.picture.msaa != scene->settings().picture.msaa) {
                     swapchain.reset();
-                    swapchain = std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.crowd.msaa));
+                    swapchain = std::make_unique<Swapchain>(device, window, kSlots,
+                                                            VkSampleCountFlagBits(c.window.crowd.picture.msaa));
                 }
                 build();
                 stats = {};
                 history.clear();
-                c.crowd.rebuild = c.crowd.remakeSwapchain = false;
             }
             if (swapchain->stale()) {
                 VkExtent2D size = window.framebufferSize();
@@ -213,14 +202,14 @@ int runCrowdWindow(const WindowArgs& a) {
             auto now = std::chrono::steady_clock::now();
             float dt = std::chrono::duration<float>(now - last).count();
             last = now;
-            if (!c.crowd.paused)
+            if (!c.window.paused)
                 time += dt;
             else if (c.step)
                 time += 1.0f / 30.0f, c.step = false;
 
             ImGui_ImplGlfw_NewFrame();
             ImGui::NewFrame();
-            if (c.crowd.showOverlay) drawCrowdPanel(c.crowd, history, shownCounts, shownTimes, maxSamples);
+            if (c.window.showOverlay) drawCrowdPanel(c.window, history, shownCounts, shownTimes, maxSamples);
             ImGui::Render();
 
             auto cpuStart = std::chrono::steady_clock::now();
@@ -230,13 +219,12 @@ int runCrowdWindow(const WindowArgs& a) {
             ViewCamera view = orbitView(c.camera, aspect, scene->worldBounds().radius(), extent.height);
             // `f` keeps culling and level choice where the camera was, so flying around shows
             // what that camera did not draw.
-            if (c.crowd.freeze && !wasFrozen) frozen = view;
-            wasFrozen = c.crowd.freeze;
-            scene->setTintLevels(c.crowd.tintLevels);
-            scene->setLodErrorPixels(c.crowd.lodErrorPixels);
+            if (c.window.freeze && !wasFrozen) frozen = view;
+            wasFrozen = c.window.freeze;
+            scene->setTintLevels(c.window.tintLevels);
             RenderTarget rt{target.color,   target.colorView,   target.depth, target.depthView,
                             target.samples, target.samplesView, extent,       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-            scene->recordFrame(cmd, slot, time, rt, view, c.crowd.freeze ? &frozen : nullptr);
+            scene->recordFrame(cmd, slot, time, rt, view, c.window.freeze ? &frozen : nullptr);
             overlay.record(cmd, slot, *ImGui::GetDrawData(), target.color, target.colorView, extent,
                            VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
             slots.submit(slot, target.acquired, target.rendered);
@@ -259,12 +247,13 @@ int runCrowdWindow(const WindowArgs& a) {
                 std::snprintf(title, sizeof title,
                               "horde  %u/%u visible  levels%s  %.2f M tris  %s %s  gpu %.2f ms (cull %.2f "
                               "sample %.2f pose %.2f skin %.2f draw %.2f)  cpu %.2f ms%s%s%s%s",
-                              n.visible, c.crowd.count, levels.c_str(), double(n.triangles) * 1e-6,
-                              name(c.crowd.technique), skinName(c.crowd.skin).c_str(), g.totalMs(), g.cullMs,
+                              n.visible, scene->settings().count, levels.c_str(), double(n.triangles) * 1e-6,
+                              nameOf(scene->settings().technique).data(), skinName(scene->settings().skin).c_str(),
+                              g.totalMs(), g.cullMs,
                               g.sampleMs, g.poseMs, g.skinMs, g.drawMs, stats.medianCpuMs(),
                               n.dropped ? ("  " + std::to_string(n.dropped) + " DROPPED").c_str() : "",
-                              c.crowd.paused ? "  [paused]" : "", c.crowd.freeze ? "  [culling frozen]" : "",
-                              c.crowd.tintLevels ? "  [levels]" : "");
+                              c.window.paused ? "  [paused]" : "", c.window.freeze ? "  [culling frozen]" : "",
+                              c.window.tintLevels ? "  [levels]" : "");
                 glfwSetWindowTitle(window.handle(), title);
                 titleAt = now;
                 stats = {};
@@ -272,7 +261,8 @@ int runCrowdWindow(const WindowArgs& a) {
         }
         slots.waitAll();
         std::printf("window: presented %u frames, %u instances, technique %s, skinning %s\n", presented,
-                    c.crowd.count, name(c.crowd.technique), skinName(c.crowd.skin).c_str());
+                    scene->settings().count, nameOf(scene->settings().technique).data(),
+                    skinName(scene->settings().skin).c_str());
     }
     return session.finish(kExitOk);
 }

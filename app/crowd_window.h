@@ -5,9 +5,9 @@
 // controls for the crowd size, LOD error, technique, skinning, textures and MSAA.
 #include <string>
 
-#include "crowd_options.h"
+#include "crowd/crowd_settings.h"
 #include "crowd_sources.h"
-#include "model_input.h"
+#include "model_options.h"
 
 namespace horde {
 
@@ -15,8 +15,7 @@ struct WindowArgs {
     ModelInput input;                  // completes each of `models`
     std::vector<CrowdModelArg> models; // each with its own companions (crowd_sources.h)
     DeviceChoice device;
-    CrowdOptions crowd;
-    uint32_t count = 1024;
+    CrowdSettings crowd;
     uint32_t frames = 0; // 0: until the window closes
     uint32_t width = 1280, height = 720;
 };

@@ -1,13 +1,13 @@
 #pragma once
-// The folder forms of info, convert, validate and crowd (cmd_*_folder.cpp): what a command's
-// run calls when its model is a directory, and what they share: the folder library
-// (app/folders: scan, pairs, the thread pool) and how the user spreads the work (folder_jobs.h).
+// The folder forms of info, convert and validate (cmd_*_folder.cpp): what a command's run calls
+// when its model is a directory, on the folder library (tools/folders: scan, pairs, the thread
+// pool, how the user spreads the work). A crowd's folders are tools/sources' (crowd_sources.h).
 #include <string>
 #include <vector>
 
 #include "folder_input.h"
 #include "folder_jobs.h"
-#include "model_input.h"
+#include "model_options.h"
 #include "thread_pool.h"
 
 namespace horde {
@@ -26,10 +26,5 @@ struct ValidateFolderArgs {
     FolderJobs jobs;
 };
 int runValidateFolder(const ValidateFolderArgs& args);
-
-// The animated models of a folder, each with its pairs and `given`'s search paths and material
-// files, for a crowd; empty (with the reason printed) when it has none.
-std::vector<ModelInput> animatedModels(const std::string& dir, const FolderJobs& jobs,
-                                       const ModelInput& given);
 
 } // namespace horde

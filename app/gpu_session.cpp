@@ -4,18 +4,27 @@
 
 namespace horde {
 
-int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSession& out, bool swapchain,
-                     std::vector<std::string> instanceExtensions) {
+void GpuSession::openDevice(const DeviceChoice& choice, bool swapchain,
+                            std::vector<std::string> instanceExtensions) {
     DeviceOptions options;
     options.validation = choice.validation;
     options.device = choice.device;
     options.swapchain = swapchain;
     options.instanceExtensions = std::move(instanceExtensions);
-    out.device = std::make_unique<Device>(options);
-    out.textureAllocator = std::make_unique<GpuTextureAllocator>(*out.device);
-    out.textures = std::make_unique<TextureLibrary>(*out.textureAllocator);
-    GpuMeshAllocator allocator(*out.device);
-    Result<Model> model = input.load(allocator, out.textures.get());
+    device = std::make_unique<Device>(options);
+    textureAllocator = std::make_unique<GpuTextureAllocator>(*device);
+    textures = std::make_unique<TextureLibrary>(*textureAllocator);
+}
+
+Result<Model> GpuSession::load(const ModelInput& input) {
+    GpuMeshAllocator allocator(*device);
+    return input.load(allocator, textures.get());
+}
+
+int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSession& out, bool swapchain,
+                     std::vector<std::string> instanceExtensions) {
+    out.openDevice(choice, swapchain, std::move(instanceExtensions));
+    Result<Model> model = out.load(input);
     if (!model) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
@@ -24,37 +33,47 @@ int GpuSession::open(const DeviceChoice& choice, const ModelInput& input, GpuSes
     return kExitOk;
 }
 
-Model* GpuSession::loadAnother(const ModelInput& input) {
-    GpuMeshAllocator allocator(*device);
-    Result<Model> loaded = input.load(allocator, textures.get());
-    if (!loaded) {
-        std::fprintf(stderr, "horde: %s\n", loaded.error().message.c_str());
-        return nullptr;
+int GpuSession::openCrowd(const DeviceChoice& choice, const ModelInput& shared,
+                          std::span<const CrowdModelArg> args, GpuSession& out, bool swapchain,
+                          std::vector<std::string> instanceExtensions) {
+    out.openDevice(choice, swapchain, std::move(instanceExtensions));
+    Result<CrowdSources> sources = loadCrowdSources(
+        shared, args, [&out](const ModelInput& input) { return out.load(input); },
+        [](const FolderModelNote& note) {
+            if (note.kept)
+                std::printf("crowd model %s: %zu paired animation%s\n", note.model.c_str(),
+                            note.pairedAnimations, note.pairedAnimations == 1 ? "" : "s");
+            else
+                std::fprintf(stderr, "horde: %s: %s, left out\n", note.model.c_str(), note.why.c_str());
+        });
+    if (!sources) {
+        std::fprintf(stderr, "horde: %s\n", sources.error().message.c_str());
+        return kExitBadInput;
     }
-    others.push_back(std::make_unique<Model>(std::move(*loaded)));
-    return others.back().get();
+    out.crowd = std::move(*sources);
+    return kExitOk;
 }
 
-int GpuSession::openAll(const DeviceChoice& choice, const std::vector<ModelInput>& inputs, GpuSession& out,
-                        std::vector<Model*>& models, bool swapchain, std::vector<std::string> instanceExtensions) {
-    models.clear();
-    if (int code = open(choice, inputs.at(0), out, swapchain, std::move(instanceExtensions)); code != kExitOk)
-        return code;
-    models.push_back(&*out.model);
-    for (size_t m = 1; m < inputs.size(); ++m) {
-        Model* more = out.loadAnother(inputs[m]);
-        if (!more) {
-            models.clear();
-            return kExitBadInput;
-        }
-        models.push_back(more);
+GpuSession::PreparedCrowd GpuSession::prepareCrowd(Units units) {
+    const std::vector<Model*> models = crowd.pointers();
+    PreparedCrowd out;
+    out.scales = crowdScales(models, units);
+    for (size_t m = 0; m < models.size(); ++m) {
+        const ModelScale& s = out.scales[m];
+        if (!s.common) continue;
+        std::printf("scale %s: %.4g units tall, %.4g across, x %.4g to %s %.3g %s (--units file keeps file "
+                    "units)\n",
+                    crowd.inputs[m].model.c_str(), double(s.height), double(s.across), double(s.factor),
+                    s.flat ? "span" : "stand", double(s.flat ? kWidestAcross : kCommonHeight),
+                    s.flat ? "across" : "tall");
     }
-    return kExitOk;
+    out.models = crowdModels(*device, models, factors(out.scales));
+    return out;
 }
 
 int GpuSession::finish(int code) {
     if (!device) return code;
-    others.clear();
+    crowd = {};
     model.reset();
     textures.reset();
     textureAllocator.reset();
@@ -62,7 +81,8 @@ int GpuSession::finish(int code) {
     bool validation = device->validation();
     device.reset();
     if (validation && log->problems() > 0) {
-        std::fprintf(stderr, "horde: validation reported %u errors and %u warnings\n", log->error, log->warning);
+        std::fprintf(stderr, "horde: validation reported %u errors and %u warnings\n", log->error,
+                     log->warning);
         return code == kExitOk ? int(kExitDevice) : code;
     }
     return code;

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "model_input.h"
+#include "model_options.h"
 #include "vk/check.h"
 
 int main(int argc, char** argv) {

@@ -10,6 +10,9 @@
 
 namespace horde {
 
+// What a command's model argument names to mean this creature rather than a file.
+inline constexpr const char* kMonsterName = "monster";
+
 struct MonsterParams {
     uint32_t legPairs = 8;     // one pair per spine segment
     uint32_t sides = 16;       // vertices around each tube ring

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "crowd_sources.h"
 #include "model/model.h"
 #include "monster.h"
 #include "render/crowd_model.h"
@@ -45,7 +46,7 @@ struct Context {
     // as `horde crowd --model` sizes them; none without the flag, and then no crowd_assets rows.
     std::unique_ptr<GpuTextureAllocator> textureAllocator;
     std::unique_ptr<TextureLibrary> textures;
-    std::vector<std::unique_ptr<Model>> assetModels;
+    CrowdSources assets;
     std::vector<std::unique_ptr<CrowdModel>> assetCrowdModels;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
@@ -53,8 +54,8 @@ struct Context {
     Model& monster(const MonsterParams& params, bool skinned = false);
     // The monster made ready for crowds (LOD chains, motion bounds), once per run.
     const CrowdModel& crowdMonster(const MonsterParams& params, bool skinned = false);
-    // Loads `path`'s animated models into assetCrowdModels; false (with the reason printed) when
-    // it has none or one fails to load.
+    // Loads `path`'s animated models into assetCrowdModels, as `horde crowd --model PATH` does;
+    // false (with the reason printed) when it holds none or the file given fails to load.
     bool loadAssets(const std::string& path);
 };
 

@@ -22,6 +22,7 @@
 
 #include "bench_context.h"
 #include "crowd/view.h"
+#include "render/crowd_camera.h"
 #include "render/crowd_scene.h"
 #include "render/frames.h"
 #include "render/headless.h"
@@ -81,10 +82,8 @@ struct Rig {
                  VK_NULL_HANDLE, VK_NULL_HANDLE, c.extent,    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
           slots(device, 1, kOfflineFenceTimeoutNs) {
         const float aspect = float(c.extent.width) / float(c.extent.height);
-        const OrbitCamera camera =
-            c.street ? streetCamera(scene->worldBounds(), scene->groundHeight(), scene->modelHeight() * 1.2f)
-                     : frameBounds(scene->worldBounds(), aspect, 0.6f, 0.55f);
-        view = orbitView(camera, aspect, scene->worldBounds().radius(), c.extent.height);
+        view = orbitView(crowdCamera(*scene, aspect, c.extent.height), aspect, scene->worldBounds().radius(),
+                         c.extent.height);
     }
 
     // One frame recorded, submitted and waited for; `cpuMs` gets record + submit.
@@ -100,13 +99,15 @@ struct Rig {
 
     static std::unique_ptr<CrowdScene> makeScene(Context& context, const FrameCase& c) {
         CrowdSettings settings;
+        settings.count = c.count;
         settings.technique = c.technique;
         settings.cull = settings.lod = c.cullAndLod;
         settings.textures = c.textures;
         settings.skin = c.skin;
-        settings.slots = 1;
-        settings.colorFormat = kOffscreenColorFormat;
-        return std::make_unique<CrowdScene>(*context.device, crowdOf(context, c), c.count, settings);
+        settings.layout.kind = Layout::Grid;
+        settings.view = c.street ? CrowdView::Street : CrowdView::Overview;
+        return std::make_unique<CrowdScene>(*context.device, crowdOf(context, c), settings,
+                                            SceneOutput{.slots = 1, .colorFormat = kOffscreenColorFormat});
     }
 };
 
@@ -265,13 +266,9 @@ void paired(benchmark::State& state, Context& context, const FrameCase& a, const
     state.counters["instances"] = a.count;
 }
 
-const char* techniqueName(Technique t) {
-    return t == Technique::Compute ? "compute" : "vertex";
-}
-
 // "compute-dqs-fp16-8": one word for a skinning combination in a benchmark's name.
 std::string combination(Technique t, const SkinOptions& skin) {
-    std::string name = std::string(techniqueName(t)) + "-" + skinName(skin);
+    std::string name = std::string(nameOf(t)) + "-" + skinName(skin);
     std::replace(name.begin(), name.end(), '/', '-');
     return name;
 }
@@ -295,7 +292,7 @@ void registerFrameBenchmarks(Context& context) {
     for (Technique technique : {Technique::Compute, Technique::Vertex}) {
         for (uint32_t count : counts)
             add(context,
-                std::string("frame/") + techniqueName(technique) + "/small_monster/" + std::to_string(count),
+                std::string("frame/") + std::string(nameOf(technique)) + "/small_monster/" + std::to_string(count),
                 {technique, small, count}, count >= 4096 ? 3 : 10, 3);
         // Vertex count sweep at a fixed crowd.
         std::vector<std::pair<const char*, MonsterParams>> sizes = {{"small", small}, {"standard", standard}};
@@ -303,7 +300,7 @@ void registerFrameBenchmarks(Context& context) {
         for (auto [label, params] : sizes) {
             uint32_t count = context.quick ? 4 : 256;
             add(context,
-                std::string("frame_vertices/") + techniqueName(technique) + "/" + label + "/" +
+                std::string("frame_vertices/") + std::string(nameOf(technique)) + "/" + label + "/" +
                     std::to_string(count),
                 {technique, params, count}, 5, 3);
         }

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     context.crowdModels.clear();
     context.monsters.clear();
     context.assetCrowdModels.clear();
-    context.assetModels.clear();
+    context.assets = {};
     context.textures.reset();
     context.textureAllocator.reset();
     context.allocator.reset();

@@ -1,25 +1,10 @@
 #include "loader.h"
 
-#include <array>
-
 #include "core/file.h"
 #include "survey.h"
 #include "texture/texture.h"
 
 namespace horde {
-
-std::span<const Format* const> formats() {
-    // Each format's entry lives beside its decoder (loaders/<id>/).
-    static const std::array<const Format*, 6> all{&grimrockFormat(), &emiFormat(), &gltfFormat(), &swtorFormat(), &nwnFormat(),
-                                                  &nwnAsciiFormat()};
-    return all;
-}
-
-const Format* findFormat(std::string_view id) {
-    for (const Format* format : formats())
-        if (id == format->id) return format;
-    return nullptr;
-}
 
 AddedNodes addedNodes(const Model& source, const Model& read) {
     const Format* format = findFormat(read.format);

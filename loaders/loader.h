@@ -2,23 +2,12 @@
 // The front door for every file format: detects the format, decodes straight into storage from
 // the given allocator, binds extra animation files, and finishes the result (format.h). A failed
 // load returns one error and leaves nothing behind. What each format implements is format.h.
-#include <span>
-#include <string_view>
+#include <filesystem>
 
 #include "format.h"
+#include "registry.h"
 
 namespace horde {
-
-// Each format's entry, in loaders/<id>/format.cpp.
-const Format& grimrockFormat();
-const Format& emiFormat();
-const Format& gltfFormat();
-const Format& swtorFormat();
-const Format& nwnFormat();
-const Format& nwnAsciiFormat();
-
-std::span<const Format* const> formats();
-const Format* findFormat(std::string_view id);
 
 // What the format `read` came from (Model::format) added to `source`'s tree: its
 // Format::addedNodes, or nothing added.

@@ -1,19 +1,11 @@
 #include "survey.h"
 
-#include <algorithm>
-
-#include "loader.h"
+#include "core/text.h"
+#include "registry.h"
 
 namespace horde {
 
 namespace {
-std::string lowerExtension(const std::filesystem::path& path) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return ext;
-}
-
 const char* textureContainer(const std::string& ext) {
     if (ext == ".dds") return "dds";
     if (ext == ".tga") return "tga";

@@ -6,7 +6,7 @@
 // whole (the pool cannot hold it, never drawn in part). Counting adds each entry to its (mesh,
 // level) list and tallies what is drawn and dropped; filling writes the entries from their
 // list's start, takes the instance's range of the vertex pool in one piece and a skin job per
-// own-pose mesh. Mirrors assignInstance() in engine/anim/cull_reference.cpp.
+// own-pose mesh. Mirrors assignInstance() in engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
 #include "levels.glsl"
 

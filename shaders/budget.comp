@@ -4,7 +4,7 @@
 // demand per distance bucket, the nearest buckets keep the levels they want for as far out as
 // the pool allows, those beyond take every mesh's coarsest level, and only when even that cannot
 // fit are the farthest buckets dropped. Sizes the assign pass. Mirrors poolBudget() in
-// engine/anim/cull_reference.cpp.
+// engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { PlanPush pc; };

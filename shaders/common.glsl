@@ -102,7 +102,7 @@ vec3 transformNormal(Affine m, vec3 n) {
 // The atlas view an impostor is drawn from: the baked direction nearest the one from its
 // sphere's centre to the eye, turned into the model's frame (before the instance's heading):
 // azimuth steps around it, elevation steps from its horizon up. Mirrors impostorView() in
-// engine/anim/cull_reference.cpp.
+// engine/crowd/cull_reference.cpp.
 uint impostorView(vec3 toEye, float heading) {
     float c = cos(heading), s = sin(heading);
     vec3 d = vec3(c * toEye.x - s * toEye.z, toEye.y, s * toEye.x + c * toEye.z);

@@ -4,7 +4,7 @@
 // bucket when sharing moves no vertex by more than the allowed pixels), and an entry in the
 // visible list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are
 // added to its distance bucket's demand: budget.comp decides from them what the pool can hold,
-// and assign.comp draws. Mirrors cullInstance() in engine/anim/cull_reference.cpp.
+// and assign.comp draws. Mirrors cullInstance() in engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
 #include "levels.glsl"
 

@@ -213,7 +213,7 @@ struct MaterialRecord {
 // The pool's budget (budget.comp): own-pose instances' skinned vertices per distance bucket, at
 // the levels they want and at every mesh's coarsest level, decide how far out instances may keep
 // their levels; past that they take the coarsest, and only when even that cannot fit are the
-// farthest dropped. Mirrors poolBudget() in engine/anim/cull_reference.cpp.
+// farthest dropped. Mirrors poolBudget() in engine/crowd/cull_reference.cpp.
 #define HORDE_DISTANCE_BUCKETS 256
 
 // An instance inside the cull frustum, as the cull pass leaves it for the assign pass.

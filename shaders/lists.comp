@@ -2,7 +2,7 @@
 // Between the assign pass's two stages, one workgroup lays the draw lists out one after another:
 // each (mesh, level) list, then the impostors', starts where the ones before it end (an exclusive
 // prefix sum of the counts), and its fill cursor starts at zero. Lists are few (levels times
-// meshes), so one lane walks them. Mirrors listStarts() in engine/anim/cull_reference.cpp.
+// meshes), so one lane walks them. Mirrors listStarts() in engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { PlanPush pc; };

@@ -5,14 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/motion_bounds.h"
 #include "crowd/crowd_asset.h"
 #include "crowd/memory_plan.h"
+#include "lod_checks.h"
 #include "model/validate.h"
 #include "monster.h"
 
 using namespace horde;
+using horde::test::tube;
 
 namespace {
 
@@ -121,7 +126,7 @@ TEST(CrowdAsset, ACrowdsErrorsSpeedsAndSphereScaleWithTheModel) {
     uint32_t stride = 0, list = 0;
     ASSERT_EQ(asset.cullMeshes.size(), model.meshes.size());
     for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const LodChain chain = buildLodChain(model, model.meshes[m], {.maxLevels = HORDE_MAX_LEVELS});
+        const LodChain chain = buildLodChain(model.meshes[m], model.meshes[m].arrays().positions, {.maxLevels = HORDE_MAX_LEVELS});
         EXPECT_EQ(asset.cullMeshes[m].firstLevel, list);
         EXPECT_EQ(asset.cullMeshes[m].levelCount, chain.levels.size());
         EXPECT_EQ(asset.cullMeshes[m].vertexBase, stride);
@@ -255,4 +260,50 @@ TEST(MemoryPlan, BudgetsComeFromTheModelsWhenNotGiven) {
         planCrowd(assets, counts, {.lod = true, .cull = true, .pool = true, .vertexBudget = 100}, 0);
     EXPECT_EQ(given[0].vertexCapacity, 100u);
     EXPECT_EQ(given[1].vertexCapacity, 100u);
+}
+
+// A mesh is drawn through its node and bind transforms, and its levels' errors are what the cull
+// pass compares with pixels: they must be measured where the mesh is drawn. The tube (radius 1,
+// 8 long) stored 128 times smaller under a root scaled 128 times (RobotExpressive's armature), or
+// 128 times larger under one scaled 1/128 (the Soldier's), the root also turned half a turn about
+// y and moved 3 along x, so each vertex p is drawn at (3 - p.x, p.y, -p.z), worked out by hand
+// (every factor a power of two, so exactly). Its levels must be those of the tube built where it
+// is drawn, errors and all, each error what brute force measures on the drawn tube; skinned (joint b
+// moved and unbound by the same factor), and static (placed by the root itself).
+TEST(CrowdAsset, LevelErrorsAreMeasuredWhereNodesAndBindTransformsDrawTheMesh) {
+    for (bool skinned : {true, false})
+        for (float factor : {128.0f, 1.0f / 128.0f}) {
+            Model model = tube(skinned);
+            std::vector<glm::vec3> drawn;
+            for (glm::vec3& p : model.meshes[0].arrays().positions) {
+                drawn.push_back({3.0f - p.x, p.y, -p.z});
+                p /= factor;
+            }
+            model.nodes[0].scale = glm::vec3(factor);
+            model.nodes[0].rotation = glm::quat(0.0f, 0.0f, 1.0f, 0.0f);
+            model.nodes[0].translation = glm::vec3(3, 0, 0);
+            model.nodes[2].translation /= factor;
+            model.skins[0].inverseBind[1] = glm::translate(glm::mat4(1.0f), -model.nodes[2].translation);
+            const std::string label = std::string(skinned ? "skinned" : "static") + " x" + std::to_string(factor);
+
+            const CrowdAsset asset = buildCrowdAsset(model, {});
+            const Mesh& mesh = model.meshes[0];
+            const LodChain expected = buildLodChain(mesh, drawn);
+            ASSERT_GE(expected.levels.size(), 3u) << label;
+            ASSERT_EQ(asset.lods[0].levels.size(), expected.levels.size()) << label;
+            EXPECT_EQ(asset.lods[0].order, expected.order) << label;
+            EXPECT_EQ(asset.lods[0].indices, expected.indices) << label;
+            // The drawn tube as a mesh of its own, for brute force to measure.
+            Model atDrawn = tube(skinned);
+            for (size_t v = 0; v < drawn.size(); ++v)
+                atDrawn.meshes[0].arrays().positions[v] = drawn[v];
+            for (size_t l = 1; l < expected.levels.size(); ++l) {
+                EXPECT_FLOAT_EQ(asset.cullLevels[l].error, expected.levels[l].error) << label << " level " << l;
+                EXPECT_GE(double(asset.cullLevels[l].error),
+                          test::bruteForceError(atDrawn.meshes[0], expected, l) * (1.0 - 1e-5))
+                    << label << " level " << l;
+            }
+            EXPECT_GT(asset.cullLevels[expected.levels.size() - 1].error, 0.05f)
+                << label << ": the coarsest level of a tube of radius 1 (drawn, not stored, units)";
+        }
 }

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "anim/cull_reference.h"
+#include "crowd/cull_reference.h"
 #include "anim/reference.h"
 #include "crowd/layout.h"
 #include "crowd/view.h"
@@ -39,8 +39,12 @@ class CrowdTest : public test::VulkanTest {
         s.technique = technique;
         s.cull = cull;
         s.lod = lod;
-        s.slots = kFramesInFlight;
-        s.colorFormat = kOffscreenColorFormat;
+        s.layout.kind = Layout::Grid;
+        return s;
+    }
+
+    static CrowdSettings withCount(CrowdSettings s, uint32_t count) {
+        s.count = count;
         return s;
     }
 
@@ -60,7 +64,7 @@ class CrowdTest : public test::VulkanTest {
 
     HeadlessResult render(uint32_t count, const CrowdSettings& s, float time, bool street = false) {
         const CrowdModel* models[] = {crowdModel_.get()};
-        CrowdScene scene(device(), models, count, s);
+        CrowdScene scene(device(), models, withCount(s, count));
         return render(scene, time, street);
     }
 
@@ -100,12 +104,12 @@ TEST_F(CrowdTest, BruteForceInChunksDrawsWhatItDrawsWhole) {
     CrowdSettings chunks = whole;
     chunks.vertexBudget = uint64_t(crowdModel_->asset().vertexStride) * 60;
     const CrowdModel* models[] = {crowdModel_.get()};
-    CrowdScene chunked(device(), models, 200, chunks);
+    CrowdScene chunked(device(), models, withCount(chunks, 200));
     HeadlessResult a = render(200, whole, 0.3f);
     HeadlessResult b = render(chunked, 0.3f);
     EXPECT_EQ(test::differingFraction(a.image, b.image, 0), 0.0);
     EXPECT_GT(test::coverage(b.image).pixels, size_t(kWidth) * kHeight / 40);
-    EXPECT_LT(chunked.slotBytes(), CrowdScene(device(), models, 200, whole).slotBytes() / 2);
+    EXPECT_LT(chunked.slotBytes(), CrowdScene(device(), models, withCount(whole, 200)).slotBytes() / 2);
     const FrameCounts& counts = b.stats.counts.back();
     EXPECT_EQ(counts.visible, 200u);
     EXPECT_EQ(counts.triangles, a.stats.counts.back().triangles);
@@ -165,7 +169,7 @@ static StreetReference streetReference(const CrowdScene& scene, const CrowdModel
         Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
         CullInstance instance{glm::vec3(r.placement), r.placement.w, playback.clip,
                               clipTime(model.clips[r.clip], playback, time)};
-        out.decisions.push_back(cullInstance(info, instance, camera, CullSettings{}));
+        out.decisions.push_back(cullInstance(info, instance, camera, CrowdSettings{.impostors = false}));
     }
     const Bounds world = scene.worldBounds();
     for (int corner = 0; corner < 8; ++corner) {
@@ -315,7 +319,7 @@ TEST_F(CrowdTest, APoolTooSmallDrawsTheFarthestCoarserBeforeDroppingAny) {
 // of the counts says, and holds its own (mesh, level)'s entries, each instance once.
 TEST_F(CrowdTest, ListsStartWhereThePreviousOnesEnd) {
     const CrowdModel* models[] = {crowdModel_.get()};
-    CrowdScene scene(device(), models, 900, settings());
+    CrowdScene scene(device(), models, withCount(settings(), 900));
     HeadlessResult result = render(scene, 0.3f, true);
     ASSERT_FALSE(result.stats.counts.empty());
     const std::vector<uint32_t>& counts = result.stats.counts.back().listCounts[0];
@@ -348,7 +352,7 @@ TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSize) {
     uint32_t commands[2] = {};
     uint32_t counts[2] = {16, 4096};
     for (int i = 0; i < 2; ++i) {
-        CrowdScene scene(device(), models, counts[i], settings());
+        CrowdScene scene(device(), models, withCount(settings(), counts[i]));
         render(scene, 0.0f);
         commands[i] = scene.lastCommandCount();
     }
@@ -369,7 +373,7 @@ TEST_F(CrowdTest, TexturedCrowdRecordsTheSameCommandsAtAnySize) {
     for (int i = 0; i < 3; ++i) {
         CrowdSettings s = settings();
         s.textures = i < 2;
-        CrowdScene scene(device(), models, counts[i], s);
+        CrowdScene scene(device(), models, withCount(s, counts[i]));
         EXPECT_EQ(scene.materials().textureCount(), i < 2 ? 3u : 2u) << "white, checker and the one skin";
         render(scene, 0.0f);
         commands[i] = scene.lastCommandCount();

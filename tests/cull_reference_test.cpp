@@ -5,7 +5,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <gtest/gtest.h>
 
-#include "anim/cull_reference.h"
+#include "crowd/cull_reference.h"
 
 using namespace horde;
 
@@ -59,7 +59,7 @@ TEST(CullReference, ASphereIsCulledOnlyWhenWhollyOutsideOnePlane) {
     int checked = 0;
     for (double d : {-0.6, -0.51, -0.49, -0.2, 0.3}) {
         CullInstance instance{onPlane + n * float(d), 0.0f, -1, 0.0};
-        bool visible = cullInstance(info, instance, cam, {}).visible;
+        bool visible = cullInstance(info, instance, cam, {.impostors = false}).visible;
         // Inside the other five planes? Only the left plane decides for points near the target.
         bool othersAgree = true;
         for (int p = 1; p < 6; ++p)
@@ -75,7 +75,7 @@ TEST(CullReference, ASphereIsCulledOnlyWhenWhollyOutsideOnePlane) {
 TEST(CullReference, LevelsGrowCoarserWithDistanceAndStopAtTheError) {
     CullModelInfo info = oneMesh({0.0f, 0.01f, 0.04f, 0.2f});
     CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 1000.0f};
-    CullSettings noFrustum{false, true, 1.0f};
+    const CrowdSettings noFrustum{.cull = false, .impostors = false};
     uint32_t previous = 0;
     for (double distance = 0.6; distance < 1e5; distance *= 1.2) {
         CullDecision d =
@@ -91,7 +91,7 @@ TEST(CullReference, LevelsGrowCoarserWithDistanceAndStopAtTheError) {
         }
     }
     EXPECT_EQ(previous, 3u);
-    CullDecision off = cullInstance(info, {glm::vec3(0, 0, -1e4f), 0.0f, -1, 0.0}, cam, {false, false, 1.0f});
+    CullDecision off = cullInstance(info, {glm::vec3(0, 0, -1e4f), 0.0f, -1, 0.0}, cam, {.lod = false, .cull = false, .impostors = false});
     EXPECT_EQ(off.levels[0], 0u) << "LOD off: always the source mesh";
 }
 
@@ -104,13 +104,13 @@ TEST(CullReference, APoseIsSharedWhenItsBucketErrorProjectsWithinTheLimit) {
     const double error = 3.0 * 2.0 / 128.0;
     const double limitDistance = error * 1000.0 + 0.5; // where it projects to one pixel
     CullDecision nearBy = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 0.9)), 0.0f, 0, 1.3},
-                                       cam, {false, true, 1.0f});
+                                       cam, {.cull = false, .impostors = false});
     CullDecision far = cullInstance(info, {glm::vec3(0, 0, -float(limitDistance * 1.1)), 0.0f, 0, 1.3}, cam,
-                                    {false, true, 1.0f});
+                                    {.cull = false, .impostors = false});
     EXPECT_FALSE(nearBy.sharedPose);
     EXPECT_TRUE(far.sharedPose);
     EXPECT_EQ(far.bucket, uint32_t(1.3 / 2.0 * 64)) << "the bucket holding clip time 1.3 s";
-    CullDecision bind = cullInstance(info, {glm::vec3(0, 0, -1.0f), 0.0f, -1, 0.0}, cam, {false, true, 1.0f});
+    CullDecision bind = cullInstance(info, {glm::vec3(0, 0, -1.0f), 0.0f, -1, 0.0}, cam, {.cull = false, .impostors = false});
     EXPECT_TRUE(bind.sharedPose) << "the bind pose is the same for everyone: always shared";
     EXPECT_EQ(bind.bucket, 64u);
 }

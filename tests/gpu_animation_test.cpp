@@ -134,9 +134,9 @@ class GpuAnimationTest : public test::VulkanTest {
         uploadMeshes(device(), model);
         CrowdModel crowdModel(device(), model, {.crowd = false});
         const CrowdModel* crowdModels[] = {&crowdModel};
-        CrowdSettings settings = singleInstanceSettings(1);
+        CrowdSettings settings = singleInstanceSettings();
         settings.skin = skin;
-        CrowdScene crowd(device(), crowdModels, {instances}, settings);
+        CrowdScene crowd(device(), crowdModels, {instances}, settings, {.slots = 1});
         AnimationTables tables = buildAnimationTables(model);
         const double radius = std::max(double(bindPoseBounds(model).radius()), 1e-6);
         const size_t nodes = model.nodes.size(), joints = tables.joints.size();
@@ -335,13 +335,13 @@ TEST_F(GpuAnimationTest, DualQuaternionsKeepWhatTheLinearBlendCollapses) {
     const CrowdModel* models[] = {&crowdModel};
     const std::vector<gpu::InstanceRecord> one = {{0, 0.5f, 0.0f, 1, glm::vec4(0), glm::vec4(1)}};
     for (Skinning skinning : {Skinning::Lbs, Skinning::Dqs}) {
-        CrowdSettings settings = singleInstanceSettings(1);
+        CrowdSettings settings = singleInstanceSettings();
         settings.skin.skinning = skinning;
-        CrowdScene crowd(device(), models, {one}, settings);
+        CrowdScene crowd(device(), models, {one}, settings, {.slots = 1});
         device().immediate([&](VkCommandBuffer cmd) { crowd.recordAnimation(cmd, 0, 0.0f, ViewCamera{}); });
         const glm::vec3 p = crowd.readSkinned(0, 0, 0, false)[0];
         const glm::vec3 expected = skinning == Skinning::Dqs ? glm::vec3(0, 0, 1) : glm::vec3(0);
-        EXPECT_LE(glm::length(p - expected), 1e-6f) << skinningName(skinning) << ": " << p.x << " " << p.y << " " << p.z;
+        EXPECT_LE(glm::length(p - expected), 1e-6f) << nameOf(skinning) << ": " << p.x << " " << p.y << " " << p.z;
     }
 }
 

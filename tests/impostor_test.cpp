@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "anim/cull_reference.h"
+#include "crowd/cull_reference.h"
 #include "anim/reference.h"
 #include "crowd/layout.h"
 #include "monster.h"
@@ -50,11 +50,10 @@ class ImpostorTest : public test::VulkanTest {
         VulkanTest::TearDown();
     }
 
+    static constexpr SceneOutput kOutput{.samples = VK_SAMPLE_COUNT_4_BIT};
+
     CrowdSettings settings(bool impostors, float lodErrorPixels) const {
         CrowdSettings s;
-        s.slots = kFramesInFlight;
-        s.colorFormat = kOffscreenColorFormat;
-        s.samples = VK_SAMPLE_COUNT_4_BIT;
         s.impostors = impostors;
         s.lod = impostors; // meshes at their full level
         s.cull = false;
@@ -78,7 +77,7 @@ class ImpostorTest : public test::VulkanTest {
     HeadlessResult draw(std::span<const CrowdModel* const> models,
                         std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& s,
                         const ViewCamera& view) {
-        CrowdScene scene(device(), models, std::move(instances), s);
+        CrowdScene scene(device(), models, std::move(instances), s, kOutput);
         HeadlessOptions o;
         o.width = o.height = kSize;
         o.frames = 2;
@@ -135,7 +134,7 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
         crowdLayout(crowdModel_->asset(), 200, {.kind = Layout::Scatter});
     CrowdSettings s = settings(true, 100.0f);
     s.cull = true;
-    CrowdScene scene(device(), models, {instances}, s);
+    CrowdScene scene(device(), models, {instances}, s, kOutput);
     OrbitCamera orbit = frameBounds(scene.worldBounds(), 1.0f, 0.9f, 0.4f);
     const ViewCamera view = orbitView(orbit, 1.0f, scene.worldBounds().radius(), kSize);
     HeadlessOptions o;
@@ -161,7 +160,7 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
     }
     info.bucketsPerClip = asset.bucketsPerClip;
     const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
-    CullSettings cull{.frustum = true, .lod = true, .lodErrorPixels = s.lodErrorPixels, .impostors = true};
+    const CrowdSettings& cull = s;
     const float time = o.startTime + o.frameTime; // the second frame's
     uint32_t disagree = 0;
     std::vector<bool> seen(instances.size(), false);

@@ -126,6 +126,33 @@ void expectWellFormed(const Mesh& mesh, const LodChain& chain) {
 
 // A model holding `mesh` at its root, with a two-joint skin (joint b 4 along z, bending in the
 // model's one clip) that skinned meshes use.
+Model tube(bool skinned) {
+    std::vector<glm::vec3> positions;
+    for (uint32_t r = 0; r < kRings; ++r)
+        for (uint32_t k = 0; k < kRingVertices; ++k) {
+            const float angle = 2.0f * float(M_PI) * float(k % kSides) / float(kSides);
+            positions.push_back({std::cos(angle), std::sin(angle), float(r)});
+        }
+    std::vector<uint32_t> indices;
+    for (uint32_t r = 0; r + 1 < kRings; ++r)
+        for (uint32_t k = 0; k < kSides; ++k) {
+            const uint32_t a = r * kRingVertices + k, b = a + 1, c = a + kRingVertices, d = c + 1;
+            indices.insert(indices.end(), {a, b, d, a, d, c});
+        }
+    Mesh mesh = meshOf(positions, indices, skinned);
+    mesh.submeshes = {{"front", 0, 4 * kSides * 6}, {"back", 4 * kSides * 6, 4 * kSides * 6}};
+    for (uint32_t v = 0; v < positions.size(); ++v)
+        mesh.arrays().uv0[v] =
+            glm::vec2(float(v % kRingVertices) / float(kSides), float(v / kRingVertices) / 8.0f);
+    if (skinned)
+        for (uint32_t v = 0; v < positions.size(); ++v) {
+            const uint32_t ring = v / kRingVertices;
+            const float toB = ring < 6 ? 0.0f : ring == 6 ? 0.5f : 1.0f;
+            mesh.arrays().weights[v] = {1.0f - toB, toB, 0, 0};
+        }
+    return modelOf(std::move(mesh));
+}
+
 Model modelOf(Mesh mesh) {
     Model model;
     model.nodes = {Node{"root"}, Node{"a", 0}, Node{"b", 1, glm::vec3(0, 0, 4)}};

@@ -33,6 +33,13 @@ void expectWellFormed(const Mesh& mesh, const LodChain& chain);
 // A model holding `mesh` at its root, with a two-joint skin (joint b 4 along z, bending in the
 // model's one clip) that skinned meshes use.
 Model modelOf(Mesh mesh);
+// A tube of radius 1 along z, open at both ends: 9 rings 1 apart of 8 sides, each ring with a
+// ninth vertex on its first (a UV seam: u runs 0 to 1 around each ring), so 81 vertices and 8 x 8 x 2 = 128
+// triangles. Submesh "front" holds the quads between rings 0 and 4 (64 triangles), "back" the rest (64); the
+// two share ring 4. Joint 0 drives rings 0-5, joint 1 rings 7-8, ring 6 half each: bone regions split the
+// back submesh in two.
+constexpr uint32_t kRings = 9, kSides = 8, kRingVertices = kSides + 1;
+Model tube(bool skinned);
 // One submesh "only"; every normal +z; skinned ones wholly on joint 0.
 Mesh meshOf(const std::vector<glm::vec3>& positions, const std::vector<uint32_t>& indices, bool skinned);
 

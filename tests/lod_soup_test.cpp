@@ -137,7 +137,7 @@ Model indexedCopy(const Model& soup) {
 void expectSameChainAsIndexed(const Model& soup, const LodChain& chain) {
     const Model indexed = indexedCopy(soup);
     ASSERT_LT(indexed.meshes[0].vertexCount(), soup.meshes[0].vertexCount());
-    const LodChain expected = buildLodChain(indexed, indexed.meshes[0]);
+    const LodChain expected = buildLodChain(indexed.meshes[0], indexed.meshes[0].arrays().positions);
     ASSERT_EQ(chain.levels.size(), expected.levels.size());
     auto asPositions = [](const Mesh& mesh, const std::vector<Triangle>& level) {
         std::vector<std::array<std::array<float, 3>, 3>> out; // corners from the lowest, winding kept
@@ -204,7 +204,7 @@ TEST(LodSoup, ACubeWrittenAsATriangleSoupReachesItsTwelveTriangles) {
         ASSERT_TRUE(validateModel(model));
         const Mesh& mesh = model.meshes[0];
         ASSERT_EQ(mesh.vertexCount(), 6u * n * n * 2 * 3);
-        const LodChain chain = buildLodChain(model, mesh);
+        const LodChain chain = buildLodChain(mesh, mesh.arrays().positions);
         expectWellFormed(mesh, chain);
         EXPECT_EQ(triangles(chain.levels.back()), 12u);
         for (const LodLevel& level : chain.levels)
@@ -325,7 +325,7 @@ TEST(LodSoup, ManySmallClosedPiecesReachATenthByClustering) {
     const Mesh& pieces = model.meshes[0];
     const uint32_t corners = pieces.vertexCount() / (kSide * kSide);
     ASSERT_EQ(pieces.indexCount() / 3, kPerCube * kSide * kSide);
-    const LodChain chain = buildLodChain(model, pieces);
+    const LodChain chain = buildLodChain(pieces, pieces.arrays().positions);
     expectWellFormed(pieces, chain);
     ASSERT_GE(chain.levels.size(), 2u);
     EXPECT_TRUE(chain.levels[1].clustered) << "collapses move nothing";
@@ -353,7 +353,7 @@ TEST(LodSoup, ClusteringPastTheErrorLimitStopsAtATenth) {
     const Mesh& pieces = model.meshes[0];
     LodOptions options;
     options.clusterError = 0.0f;
-    const LodChain chain = buildLodChain(model, pieces, options);
+    const LodChain chain = buildLodChain(pieces, pieces.arrays().positions, options);
     expectWellFormed(pieces, chain);
     expectMeasuredErrors(pieces, chain);
     ASSERT_GE(chain.levels.size(), 2u);

@@ -28,40 +28,6 @@ using namespace horde::test;
 
 namespace {
 
-// A tube of radius 1 along z, open at both ends: 9 rings 1 apart of 8 sides, each ring with a
-// ninth vertex on its first (a UV seam: u runs 0 to 1 around each ring), so 81 vertices and 8 x 8 x 2 = 128
-// triangles. Submesh "front" holds the quads between rings 0 and 4 (64 triangles), "back" the rest (64); the
-// two share ring 4. Joint 0 drives rings 0-5, joint 1 rings 7-8, ring 6 half each: bone regions split the
-// back submesh in two.
-constexpr uint32_t kRings = 9, kSides = 8, kRingVertices = kSides + 1;
-
-Model tube(bool skinned) {
-    std::vector<glm::vec3> positions;
-    for (uint32_t r = 0; r < kRings; ++r)
-        for (uint32_t k = 0; k < kRingVertices; ++k) {
-            const float angle = 2.0f * float(M_PI) * float(k % kSides) / float(kSides);
-            positions.push_back({std::cos(angle), std::sin(angle), float(r)});
-        }
-    std::vector<uint32_t> indices;
-    for (uint32_t r = 0; r + 1 < kRings; ++r)
-        for (uint32_t k = 0; k < kSides; ++k) {
-            const uint32_t a = r * kRingVertices + k, b = a + 1, c = a + kRingVertices, d = c + 1;
-            indices.insert(indices.end(), {a, b, d, a, d, c});
-        }
-    Mesh mesh = meshOf(positions, indices, skinned);
-    mesh.submeshes = {{"front", 0, 4 * kSides * 6}, {"back", 4 * kSides * 6, 4 * kSides * 6}};
-    for (uint32_t v = 0; v < positions.size(); ++v)
-        mesh.arrays().uv0[v] =
-            glm::vec2(float(v % kRingVertices) / float(kSides), float(v / kRingVertices) / 8.0f);
-    if (skinned)
-        for (uint32_t v = 0; v < positions.size(); ++v) {
-            const uint32_t ring = v / kRingVertices;
-            const float toB = ring < 6 ? 0.0f : ring == 6 ? 0.5f : 1.0f;
-            mesh.arrays().weights[v] = {1.0f - toB, toB, 0, 0};
-        }
-    return modelOf(std::move(mesh));
-}
-
 // The joint with the largest weight summed over a triangle's corners; the lower wins a tie.
 uint32_t dominantJoint(const Mesh& mesh, const Triangle& t) {
     std::map<uint32_t, float> sums;
@@ -133,7 +99,7 @@ const LodChain& monsterChain(const MonsterParams& params = {}, uint32_t maxLevel
     if (it == chains.end()) {
         LodOptions options;
         options.maxLevels = maxLevels;
-        it = chains.emplace(key, buildLodChain(monster(params), monster(params).meshes[0], options)).first;
+        it = chains.emplace(key, buildLodChain(monster(params).meshes[0], monster(params).meshes[0].arrays().positions, options)).first;
     }
     return it->second;
 }
@@ -191,7 +157,7 @@ TEST(LodChain, TubeIsWellFormedWithHandKnownCounts) {
     ASSERT_TRUE(validateModel(model));
     const Mesh& mesh = model.meshes[0];
     ASSERT_EQ(mesh.vertexCount(), 81u);
-    const LodChain chain = buildLodChain(model, mesh);
+    const LodChain chain = buildLodChain(mesh, mesh.arrays().positions);
     expectWellFormed(mesh, chain);
     ASSERT_GE(chain.levels.size(), 2u);
     EXPECT_EQ(triangles(chain.levels[0]), 128u);
@@ -205,7 +171,7 @@ TEST(LodChain, TubeIsWellFormedWithHandKnownCounts) {
 
 TEST(LodChain, EachBandIsNumberedByFirstUse) {
     const Model model = tube(true);
-    const LodChain chain = buildLodChain(model, model.meshes[0]);
+    const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
     ASSERT_GE(chain.levels.size(), 2u);
     // Level k's own vertices (those the next coarser level lacks) come in the order its index
     // buffer first names them; level 0's band is followed by the vertices no triangle uses.
@@ -224,7 +190,7 @@ TEST(LodChain, EachBandIsNumberedByFirstUse) {
 TEST(LodChain, StaticMeshesSimplifyWithinSubmeshesOnly) {
     const Model model = tube(false);
     ASSERT_TRUE(validateModel(model));
-    const LodChain chain = buildLodChain(model, model.meshes[0]);
+    const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
     expectWellFormed(model.meshes[0], chain);
     ASSERT_GE(chain.levels.size(), 2u);
     for (const LodLevel& level : chain.levels)
@@ -236,17 +202,17 @@ TEST(LodChain, OptionsBoundTheChain) {
     const Model model = tube(true);
     LodOptions options;
     options.maxLevels = 2;
-    EXPECT_EQ(buildLodChain(model, model.meshes[0], options).levels.size(), 2u);
+    EXPECT_EQ(buildLodChain(model.meshes[0], model.meshes[0].arrays().positions, options).levels.size(), 2u);
     options.maxLevels = 0;
-    EXPECT_EQ(buildLodChain(model, model.meshes[0], options).levels.size(), 1u);
+    EXPECT_EQ(buildLodChain(model.meshes[0], model.meshes[0].arrays().positions, options).levels.size(), 1u);
     options = LodOptions{};
     options.minTriangles = 129; // the tube has 128
-    EXPECT_EQ(buildLodChain(model, model.meshes[0], options).levels.size(), 1u);
+    EXPECT_EQ(buildLodChain(model.meshes[0], model.meshes[0].arrays().positions, options).levels.size(), 1u);
 }
 
 TEST(LodChain, Deterministic) {
     const Model& model = monster();
-    const LodChain a = buildLodChain(model, model.meshes[0]);
+    const LodChain a = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
     const LodChain& b = monsterChain();
     EXPECT_EQ(a.order, b.order);
     EXPECT_EQ(a.indices, b.indices);
@@ -327,7 +293,7 @@ TEST(LodChain, MonsterLevelsDoNotTearWhenPosed) {
 
 TEST(LodChain, TubeLevelsDoNotTearAlongTheSeamWhenPosed) {
     const Model model = tube(true);
-    EXPECT_GT(expectNoTears(model, buildLodChain(model, model.meshes[0])), 0u);
+    EXPECT_GT(expectNoTears(model, buildLodChain(model.meshes[0], model.meshes[0].arrays().positions)), 0u);
 }
 
 TEST(LodChain, DegenerateMeshesGiveLevelZeroAlone) {
@@ -354,7 +320,7 @@ TEST(LodChain, DegenerateMeshesGiveLevelZeroAlone) {
             SCOPED_TRACE(c.name);
             const Model model = modelOf(meshOf(c.positions, c.indices, skinned));
             ASSERT_TRUE(validateModel(model));
-            const LodChain chain = buildLodChain(model, model.meshes[0]);
+            const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
             expectWellFormed(model.meshes[0], chain);
             EXPECT_EQ(chain.levels.size(), 1u);
         }
@@ -413,7 +379,7 @@ TEST(LodChain, RandomValidMeshesGiveWellFormedChains) {
         }
         ASSERT_TRUE(validateModel(model)) << "round " << round;
         SCOPED_TRACE("round " + std::to_string(round));
-        const LodChain chain = buildLodChain(model, model.meshes[0]);
+        const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
         expectWellFormed(model.meshes[0], chain);
         expectCollapsesInsideRegions(model, chain);
         simplified += chain.levels.size() > 1;
@@ -427,7 +393,7 @@ TEST(LodChain, PositionsThatAreNotFiniteGiveLevelZeroAlone) {
         Model model = tube(true);
         model.meshes[0].arrays().positions[40].y = bad; // validateModel does not look at positions
         ASSERT_TRUE(validateModel(model));
-        const LodChain chain = buildLodChain(model, model.meshes[0]);
+        const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
         expectWellFormed(model.meshes[0], chain);
         EXPECT_EQ(chain.levels.size(), 1u);
     }
@@ -436,7 +402,7 @@ TEST(LodChain, PositionsThatAreNotFiniteGiveLevelZeroAlone) {
 TEST(LodChain, MeshesWithoutSubmeshesGiveAnEmptyLevelZero) {
     Model model = tube(true);
     model.meshes[0].submeshes.clear();
-    const LodChain chain = buildLodChain(model, model.meshes[0]);
+    const LodChain chain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
     ASSERT_EQ(chain.levels.size(), 1u);
     EXPECT_TRUE(chain.levels[0].submeshes.empty());
     EXPECT_TRUE(chain.indices.empty());
@@ -477,7 +443,7 @@ TEST(LodError, CountsALegTheLevelDropsByItsLength) {
 
 TEST(LodError, LevelErrorsAreMeasuredExactly) {
     const Model model = tube(true);
-    const LodChain tubeChain = buildLodChain(model, model.meshes[0]);
+    const LodChain tubeChain = buildLodChain(model.meshes[0], model.meshes[0].arrays().positions);
     EXPECT_GT(tubeChain.levels.back().error, 0.0f);
     expectMeasuredErrors(model.meshes[0], tubeChain);
     // A bumpy static sheet, and a small monster's coarsest levels (the finer ones take long by
@@ -486,7 +452,7 @@ TEST(LodError, LevelErrorsAreMeasuredExactly) {
     for (size_t v = 0; v < sheet.positions.size(); ++v)
         sheet.positions[v].z = 0.3f * float((v * 7) % 5);
     const Model bumpy = modelOf(meshOf(sheet.positions, sheet.indices, false));
-    const LodChain bumpyChain = buildLodChain(bumpy, bumpy.meshes[0]);
+    const LodChain bumpyChain = buildLodChain(bumpy.meshes[0], bumpy.meshes[0].arrays().positions);
     EXPECT_GT(bumpyChain.levels.size(), 2u);
     expectMeasuredErrors(bumpy.meshes[0], bumpyChain);
     const MonsterParams small{4, 12, 4};

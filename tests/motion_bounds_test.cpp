@@ -143,7 +143,7 @@ TEST(MotionBounds, SphereHoldsTheMonsterSkinnedEveryWay) {
                     EXPECT_LE(farthest(model, Playback{c, 0.0, 1.0, false}, t, center,
                                        {skinning, Precision::Fp32, influences}),
                               bounds.sphere.radius)
-                        << skinningName(skinning) << " " << influences << " clip " << c << " at " << t;
+                        << nameOf(skinning) << " " << influences << " clip " << c << " at " << t;
                 }
             }
 }

@@ -27,9 +27,10 @@ class PassTiming : public test::VulkanTest {
         model_ = buildMonster(allocator);
         crowdModel_ = std::make_unique<CrowdModel>(device(), model_);
         const CrowdModel* models[] = {crowdModel_.get()};
-        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
+        CrowdSettings settings = singleInstanceSettings();
+        settings.count = count;
         settings.technique = technique;
-        CrowdScene scene(device(), models, count, settings);
+        CrowdScene scene(device(), models, settings);
         const OrbitCamera camera = frameBounds(scene.worldBounds(), 1.0f);
         HeadlessOptions options;
         options.width = options.height = 64;

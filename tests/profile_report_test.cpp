@@ -12,7 +12,7 @@ namespace {
 ProfileRun runOf(bool vertex, Skinning skinning, uint32_t count, double skinMs, double drawMs,
                  uint64_t vertices) {
     ProfileRun r;
-    r.vertexTechnique = vertex;
+    r.technique = vertex ? Technique::Vertex : Technique::Compute;
     r.skin.skinning = skinning;
     r.count = count;
     r.gpu = {0.5, 0.25, 0.25, skinMs, drawMs};

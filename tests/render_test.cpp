@@ -33,7 +33,7 @@ TEST_F(RenderTest, MonsterFillsItsProjectedBounds) {
         std::vector<gpu::InstanceRecord> bindPose = crowdLayout(crowdModel.asset(), 1);
         bindPose[0].clip = HORDE_NONE;
         const CrowdModel* models[] = {&crowdModel};
-        CrowdScene crowd(device(), models, {bindPose}, singleInstanceSettings(kFramesInFlight));
+        CrowdScene crowd(device(), models, {bindPose}, singleInstanceSettings());
         HeadlessOptions options;
         options.width = width;
         options.height = height;
@@ -120,11 +120,12 @@ TEST_F(RenderTest, MultisamplingResolvesAnEdgePixelToTheMeanOfItsSides) {
     {
         CrowdModel crowdModel(device(), model, {.crowd = false});
         const CrowdModel* models[] = {&crowdModel};
-        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
-        settings.samples = device().supportedSamples(4);
-        ASSERT_EQ(settings.samples, VK_SAMPLE_COUNT_4_BIT) << "lavapipe and every GPU horde targets take 4";
+        SceneOutput output;
+        output.samples = device().supportedSamples(4);
+        ASSERT_EQ(output.samples, VK_SAMPLE_COUNT_4_BIT) << "lavapipe and every GPU horde targets take 4";
         CrowdScene scene(device(), models,
-                         {{gpu::InstanceRecord{HORDE_NONE, 0, 1, 1, glm::vec4(0), glm::vec4(1)}}}, settings);
+                         {{gpu::InstanceRecord{HORDE_NONE, 0, 1, 1, glm::vec4(0), glm::vec4(1)}}},
+                         singleInstanceSettings(), output);
         HeadlessOptions options;
         options.width = width;
         options.height = height;

@@ -112,7 +112,7 @@ class TextureDrawTest : public test::VulkanTest {
         gpu::InstanceRecord instance{};
         instance.clip = HORDE_NONE;
         instance.tint = glm::vec4(1.0f);
-        CrowdSettings settings = singleInstanceSettings(kFramesInFlight);
+        CrowdSettings settings = singleInstanceSettings();
         settings.textures = textures;
         CrowdScene scene(device(), models, {{instance}}, settings);
         if (textureCount) *textureCount = scene.materials().textureCount();
@@ -354,7 +354,7 @@ TEST_F(TextureDrawTest, TwoModelsInOneSceneEachFindTheirOwnRecords) {
     left.tint = right.tint = glm::vec4(1.0f);
     left.placement = glm::vec4(-1, 0, 0, 0);
     right.placement = glm::vec4(1, 0, 0, 0);
-    CrowdScene scene(device(), models, {{left}, {right}}, singleInstanceSettings(kFramesInFlight));
+    CrowdScene scene(device(), models, {{left}, {right}}, singleInstanceSettings());
     EXPECT_EQ(scene.materials().textureCount(), 5u);
     // x from -2 to 2 over 128 pixels: the halves model fills the left half, the other the right.
     glm::mat4 projection = glm::ortho(-2.0f, 2.0f, -1.0f, 1.0f, 0.5f, 4.0f);
@@ -379,7 +379,7 @@ TEST_F(TextureDrawTest, ATextureThatCannotBeUploadedDrawsTheChecker) {
     Model model = quadModel(allocator, {material("lying", lying)});
     CrowdModel crowdModel(device(), model, {.crowd = false});
     const CrowdModel* models[] = {&crowdModel};
-    CrowdScene scene(device(), models, {{gpu::InstanceRecord{}}}, singleInstanceSettings(kFramesInFlight));
+    CrowdScene scene(device(), models, {{gpu::InstanceRecord{}}}, singleInstanceSettings());
     ASSERT_EQ(scene.materials().warnings().size(), 1u);
     EXPECT_NE(scene.materials().warnings()[0].find("lying.dds"), std::string::npos);
     EXPECT_EQ(scene.materials().textureCount(), 2u);

@@ -47,17 +47,18 @@ struct WindowCrowd {
     WindowCrowd(Device& device, const char* title)
         : allocator(device), model(buildMonster(allocator, MonsterParams{3, 6, 2})), window(320, 240, title),
           swapchain(device, window, 2), slots(device, 2), crowdModel(device, model),
-          crowd(device, std::span(&modelPointer, 1), 16, settingsFor(swapchain)),
+          crowd(device, std::span(&modelPointer, 1), settings(), SceneOutput{.colorFormat = swapchain.format()}),
           camera(frameBounds(crowd.worldBounds(), 4.0f / 3.0f)) {}
 
     ViewCamera view() const {
         return orbitView(camera, 4.0f / 3.0f, crowd.worldBounds().radius(), swapchain.extent().height);
     }
-    static CrowdSettings settingsFor(const Swapchain& swapchain) {
-        CrowdSettings settings;
-        settings.colorFormat = swapchain.format();
-        settings.ground = true;
-        return settings;
+    static CrowdSettings settings() {
+        CrowdSettings s;
+        s.count = 16;
+        s.layout.kind = Layout::Grid;
+        s.ground = true;
+        return s;
     }
 
     GpuMeshAllocator allocator;

@@ -199,4 +199,21 @@ Bounds bindPoseBounds(const Model& model) {
     return any ? Bounds{glm::vec3(lo), glm::vec3(hi)} : Bounds{};
 }
 
+std::vector<std::vector<glm::vec3>> restPoseVertices(const Model& model) {
+    std::vector<std::vector<glm::vec3>> out;
+    const std::vector<PosedMesh> rest = poseModel(model, Playback{}, 0.0);
+    for (size_t m = 0; m < rest.size(); ++m) {
+        const std::span<const glm::vec3> stored = model.meshes[m].arrays().positions;
+        double moved = 0.0;
+        for (size_t v = 0; v < stored.size(); ++v)
+            moved = std::max(moved, glm::length(rest[m].positions[v] - glm::dvec3(stored[v])));
+        const double size = std::max(double(model.meshes[m].bounds.radius()), 1e-30);
+        if (moved <= kRestRounding * size)
+            out.emplace_back(stored.begin(), stored.end());
+        else
+            out.emplace_back(rest[m].positions.begin(), rest[m].positions.end());
+    }
+    return out;
+}
+
 } // namespace horde

@@ -69,4 +69,11 @@ std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, d
 // Bounds of every mesh's vertices in the bind pose, in model space.
 Bounds bindPoseBounds(const Model& model);
 
+// Each mesh's vertices where the rest pose (no clip) draws them, in model space and single
+// precision: what its levels of detail are simplified from (model/lod.h). A mesh the rest pose
+// draws where it is stored (every vertex within kRestRounding of its size: skinning's rounding)
+// keeps its stored positions exactly, so that its levels do not hinge on rounding.
+constexpr double kRestRounding = 1e-5;
+std::vector<std::vector<glm::vec3>> restPoseVertices(const Model& model);
+
 } // namespace horde

@@ -4,28 +4,8 @@
 
 namespace horde {
 
-std::string_view skinningName(Skinning skinning) {
-    return skinning == Skinning::Dqs ? "dqs" : "lbs";
-}
-
-std::string_view precisionName(Precision precision) {
-    return precision == Precision::Fp16 ? "fp16" : "fp32";
-}
-
-std::optional<Skinning> parseSkinning(std::string_view word) {
-    if (word == "lbs") return Skinning::Lbs;
-    if (word == "dqs") return Skinning::Dqs;
-    return std::nullopt;
-}
-
-std::optional<Precision> parsePrecision(std::string_view word) {
-    if (word == "fp32") return Precision::Fp32;
-    if (word == "fp16") return Precision::Fp16;
-    return std::nullopt;
-}
-
 std::string skinName(const SkinOptions& skin) {
-    return std::string(skinningName(skin.skinning)) + "/" + std::string(precisionName(skin.precision)) + "/" +
+    return std::string(nameOf(skin.skinning)) + "/" + std::string(nameOf(skin.precision)) + "/" +
            std::to_string(skin.influences);
 }
 

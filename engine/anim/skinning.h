@@ -5,14 +5,20 @@
 // four strongest influences or up to eight. The GPU passes take these as specialization
 // constants (shaders/skinning.glsl); the CPU reference (anim/reference.h) mirrors each blend.
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
+
+#include "core/words.h"
 
 namespace horde {
 
 enum class Skinning : uint8_t { Lbs, Dqs };
+template <> struct Words<Skinning> {
+    static constexpr std::array<std::string_view, 2> list{"lbs", "dqs"};
+};
 enum class Precision : uint8_t { Fp32, Fp16 };
+template <> struct Words<Precision> {
+    static constexpr std::array<std::string_view, 2> list{"fp32", "fp16"};
+};
 
 struct SkinOptions {
     Skinning skinning = Skinning::Lbs;
@@ -21,11 +27,6 @@ struct SkinOptions {
     bool operator==(const SkinOptions&) const = default;
 };
 
-// The command line's words: lbs, dqs; fp32, fp16.
-std::string_view skinningName(Skinning skinning);
-std::string_view precisionName(Precision precision);
-std::optional<Skinning> parseSkinning(std::string_view word);
-std::optional<Precision> parsePrecision(std::string_view word);
 // "dqs/fp16/8": one name for a combination (benchmark rows, the profile report).
 std::string skinName(const SkinOptions& skin);
 

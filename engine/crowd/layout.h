@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/words.h"
 #include "crowd/crowd_asset.h"
 #include "shaders/gpu_types.h"
 
@@ -19,10 +20,14 @@ enum class Layout : uint8_t {
     // its cell that keeps its footprint inside, at a random heading. No two instances overlap.
     Scatter,
 };
+template <> struct Words<Layout> {
+    static constexpr std::array<std::string_view, 2> list{"grid", "scatter"};
+};
 
 struct LayoutOptions {
     Layout kind = Layout::Grid;
     uint32_t seed = 1; // the same seed, the same crowd
+    bool operator==(const LayoutOptions&) const = default;
 };
 
 // Instance i is model i % assets.size(); one list per model. A crowd of one instance stands at

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "anim/cull_reference.h"
+#include "crowd/cull_reference.h"
 
 namespace horde {
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -127,6 +128,17 @@ Bounds toWorld(const Bounds& b, const glm::mat4& m) {
         out.max = glm::max(out.max, w);
     }
     return out;
+}
+
+OrbitCamera aroundFramed(OrbitCamera framed, const PictureSettings& picture) {
+    constexpr float radians = std::numbers::pi_v<float> / 180.0f;
+    if (!std::isnan(picture.yaw)) framed.yaw = picture.yaw * radians;
+    if (!std::isnan(picture.pitch)) framed.pitch = picture.pitch * radians;
+    if (!std::isnan(picture.distance)) {
+        framed.distance = picture.distance;
+        framed.nearPlane = 0.0f; // fitted again to the new distance
+    }
+    return framed;
 }
 
 } // namespace horde

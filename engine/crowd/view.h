@@ -2,6 +2,7 @@
 // Where the camera is, and boxes moved from a file's axes into the world (model/axes.h).
 #include <glm/glm.hpp>
 
+#include "crowd/crowd_settings.h"
 #include "model/axes.h"
 #include "model/model.h"
 
@@ -42,6 +43,9 @@ OrbitCamera frameBounds(const Bounds& world, float aspect, float yaw = 0.6f, flo
 // whole (`world`) with its nearest monsters that tall is framed whole.
 OrbitCamera frontCamera(const Bounds& world, const Bounds& placements, float groundHeight, float modelHeight,
                         float aspect, uint32_t viewportHeight, float pixels);
+
+// The framed camera with what `picture` gives in its place (its yaw, pitch and distance).
+OrbitCamera aroundFramed(OrbitCamera framed, const PictureSettings& picture);
 
 // How tall, in pixels of a viewport `viewportHeight` high, a vertical segment from `foot` up
 // `height` world units projects (0 when any of it is behind the eye).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <span>
 #include <utility>
 
@@ -115,8 +116,8 @@ struct SplitMesh {
 
 // `weld`: the level's vertices welded (model/weld.h) over the level's own triangles, so that every
 // vertex standing for others is one the level uses and coarser levels keep reading a prefix.
-SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions,
-                        std::span<const uint32_t> weld) {
+SplitMesh splitByRegion(const Mesh& mesh, std::span<const glm::vec3> positions, const Draft& level,
+                        bool boneRegions, std::span<const uint32_t> weld) {
     const MeshArrays& a = mesh.arrays();
     // Each vertex's copies form a list from firstCopy; most vertices lie in one region, none in
     // more than a few.
@@ -136,11 +137,11 @@ SplitMesh splitByRegion(const Mesh& mesh, const Draft& level, bool boneRegions,
         *slot = copy; // before nextCopy grows: slot may point into it
         split.region.push_back(region);
         nextCopy.push_back(kNone);
-        split.positions.push_back(a.positions[v]);
+        split.positions.push_back(positions[v]);
         split.source.push_back(v);
         split.submesh.push_back(submesh);
-        split.finite &= std::isfinite(a.positions[v].x) && std::isfinite(a.positions[v].y) &&
-                        std::isfinite(a.positions[v].z);
+        split.finite &=
+            std::isfinite(positions[v].x) && std::isfinite(positions[v].y) && std::isfinite(positions[v].z);
         return copy;
     };
     for (uint32_t s = 0; s < level.submeshes.size(); ++s) {
@@ -242,10 +243,10 @@ struct From {
 // Level `from` simplified towards `targetTriangles` into `out`, its error measured against the
 // source surface (once it passes `enough`, some error above that: a level the caller will not
 // take); false when it cannot be (no triangles, a position that is not finite, or no extent).
-bool simplify(const Mesh& mesh, const SourceSurface& source, const From& start, Stage stage, Method method,
-              uint32_t targetTriangles, float enough, Draft& out) {
+bool simplify(const Mesh& mesh, std::span<const glm::vec3> positions, const SourceSurface& source,
+              const From& start, Stage stage, Method method, uint32_t targetTriangles, float enough, Draft& out) {
     const Draft& from = start.level;
-    SplitMesh split = splitByRegion(mesh, from, stage.boneRegions, start.weld);
+    SplitMesh split = splitByRegion(mesh, positions, from, stage.boneRegions, start.weld);
     if (!split.finite || split.indices.empty()) return false;
     std::vector<uint32_t> kept = method == Method::collapse ? collapse(split, targetTriangles)
                                                             : clusterToTarget(split.positions, split.region,
@@ -288,12 +289,12 @@ float radiusOf(std::span<const glm::vec3> positions, std::span<const uint32_t> t
     return triangles.empty() ? 0.0f : 0.5f * glm::length(hi - lo);
 }
 
-std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
+std::vector<Draft> draftChain(const Mesh& mesh, std::span<const glm::vec3> positions, const LodOptions& options) {
     std::vector<Draft> chain{sourceLevel(mesh)};
     const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
-    const SourceSurface source(mesh.arrays().positions, sourceTriangles);
-    const std::vector<uint32_t> pieces = piecesOf(mesh.arrays().positions, sourceTriangles);
-    const float clusterErrorLimit = options.clusterError * radiusOf(mesh.arrays().positions, sourceTriangles);
+    const SourceSurface source(positions, sourceTriangles);
+    const std::vector<uint32_t> pieces = piecesOf(positions, sourceTriangles);
+    const float clusterErrorLimit = options.clusterError * radiusOf(positions, sourceTriangles);
     const float sourceCount = float(triangleCount(chain[0]));
     const float ratio = std::clamp(std::isfinite(options.ratio) ? options.ratio : 0.5f, 0.0f, 1.0f);
     // A level that removes less than this share of its source's triangles (or of what was
@@ -330,11 +331,11 @@ std::vector<Draft> draftChain(const Mesh& mesh, const LodOptions& options) {
             if (enough < from.error) return false;
             const From start{from, weld(creases), pieces};
             bool ok =
-                simplify(mesh, source, start, {stage.boneRegions, creases}, method, target, enough, next) &&
+                simplify(mesh, positions, source, start, {stage.boneRegions, creases}, method, target, enough, next) &&
                 reduced(next) && next.error <= enough;
             if (stage.boneRegions && method == Method::collapse && (!ok || growsFast(next))) {
                 Draft submeshOnly;
-                if (simplify(mesh, source, start, {false, creases}, method, target,
+                if (simplify(mesh, positions, source, start, {false, creases}, method, target,
                              ok ? next.error / kBoneRegionCost : enough, submeshOnly) &&
                     reduced(submeshOnly) && submeshOnly.error <= enough &&
                     (!ok || submeshOnly.error * kBoneRegionCost < next.error)) {
@@ -441,9 +442,10 @@ LodChain assemble(uint32_t vertexCount, std::vector<Draft>& drafts) {
 
 } // namespace
 
-LodChain buildLodChain(const Model& /*regions use the mesh's own joint indices*/, const Mesh& mesh,
-                       const LodOptions& options) {
-    std::vector<Draft> drafts = draftChain(mesh, options);
+LodChain buildLodChain(const Mesh& mesh, std::span<const glm::vec3> positions, const LodOptions& options) {
+    if (positions.size() != mesh.vertexCount())
+        throw std::invalid_argument("buildLodChain: one drawn position per vertex of the mesh");
+    std::vector<Draft> drafts = draftChain(mesh, positions, options);
     LodChain chain = assemble(mesh.vertexCount(), drafts);
     for (LodLevel& level : chain.levels)
         for (size_t s = 0; s < level.submeshes.size(); ++s)

@@ -4,6 +4,7 @@
 // so a renderer skins vertices [0, level.vertexCount) of the reordered streams and draws the
 // level's index range; joints and weights carry through untouched.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "model/model.h"
@@ -11,7 +12,7 @@
 namespace horde {
 
 struct LodLevel {
-    float error = 0.0f;             // geometric error in the mesh's model units: the largest distance from
+    float error = 0.0f;             // geometric error in the units the mesh is drawn in: the largest distance from
                                     // a point of the source surface (a vertex, an edge's midpoint, a
                                     // triangle's centroid) to this level's triangles, or the finer
                                     // level's error where that is larger (0 for level 0); so a part
@@ -69,8 +70,14 @@ struct LodOptions {
 // that the simplifier empties keeps the previous level's triangles; a piece (a part joined to
 // nothing else) that it empties keeps its largest triangle.
 //
+// `positions` (one per vertex) are where the mesh is drawn: its rest pose after every node and
+// bind transform that places it (anim/reference.h poseModel without a clip), so that the levels
+// are simplified, and their errors measured, as they will be seen: a mesh under an armature
+// scaled 100 times draws its errors 100 times larger than its own vertices hold them. The mesh
+// gives the triangles, skin and attributes.
+//
 // Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
 // triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.
-LodChain buildLodChain(const Model& model, const Mesh& mesh, const LodOptions& options = {});
+LodChain buildLodChain(const Mesh& mesh, std::span<const glm::vec3> positions, const LodOptions& options = {});
 
 } // namespace horde

@@ -32,4 +32,23 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
     upload.submit();
 }
 
+std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
+                                                     std::span<const float> scales) {
+    std::vector<std::unique_ptr<CrowdModel>> out;
+    for (size_t m = 0; m < models.size(); ++m) {
+        uploadMeshes(device, *models[m]);
+        CrowdAssetOptions options;
+        options.scale = scales[m];
+        out.push_back(std::make_unique<CrowdModel>(device, *models[m], options));
+    }
+    return out;
+}
+
+std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models) {
+    std::vector<const CrowdModel*> out;
+    for (const auto& m : models)
+        out.push_back(m.get());
+    return out;
+}
+
 } // namespace horde

@@ -2,6 +2,8 @@
 // One model's crowd asset (crowd/crowd_asset.h) in GPU memory: its tables uploaded in one batch,
 // and its meshes' streams as the passes reach them. Nothing here changes per frame. The model's
 // meshes must already live in GPU memory (uploadMeshes, or a loader given the GPU allocator).
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "crowd/crowd_asset.h"
@@ -35,5 +37,11 @@ class CrowdModel {
     std::vector<GpuMesh> meshes_;
     Buffers buffers_;
 };
+
+// Loaded models made ready for crowds, each drawn `scales[m]` times its file's size: their meshes
+// moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel.
+std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
+                                                     std::span<const float> scales);
+std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);
 
 } // namespace horde

@@ -35,8 +35,9 @@ Bounds crowdBounds(std::span<const CrowdScene::Part> parts);
 } // namespace
 
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
-                       std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings)
-    : device_(device), settings_(settings) {
+                       std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings,
+                       const SceneOutput& output)
+    : device_(device), settings_(settings), output_(output) {
     // Size every buffer before allocating any: a crowd that cannot fit is a clean error, not a
     // driver out-of-memory halfway through (or the host's OOM killer on a CPU driver).
     std::vector<const CrowdAsset*> assets;
@@ -51,13 +52,13 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     }
     // The pools of every model may take a quarter of the device's memory, over all frame slots.
     const std::vector<PartPlan> plans =
-        planCrowd(assets, counts, budgetOf(settings), deviceHeap(device) / 4 / std::max(settings.slots, 1u));
+        planCrowd(assets, counts, budgetOf(settings), deviceHeap(device) / 4 / std::max(output.slots, 1u));
     for (size_t p = 0; p < parts_.size(); ++p) {
         parts_[p].plan = plans[p];
         chunked_ |= plans[p].chunked(parts_[p].count());
     }
     const std::string problem =
-        planProblem(plans, instanceCount(), settings.slots, deviceHeap(device), device.maxAllocationSize());
+        planProblem(plans, instanceCount(), output.slots, deviceHeap(device), device.maxAllocationSize());
     if (!problem.empty()) throw VulkanError(problem, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     for (const PartPlan& plan : plans)
         slotBytes_ += planBytes(plan);
@@ -76,8 +77,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         modelHeight_ = std::max(modelHeight_, bind.max.y - bind.min.y);
     }
 
-    slots_.resize(settings.slots);
-    for (uint32_t s = 0; s < settings.slots; ++s) {
+    slots_.resize(output.slots);
+    for (uint32_t s = 0; s < output.slots; ++s) {
         std::string tag = " (slot " + std::to_string(s) + ")";
         Slot& slot = slots_[s];
         slot.globals = Buffer(device, sizeof(gpu::FrameGlobals), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -108,9 +109,9 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
             part.chunkDrawInfo = upload.add(chunkInfos[p], "chunk draw info");
         }
         createSlotBuffers(part);
-        for (uint32_t s = 0; s < settings.slots; ++s)
+        for (uint32_t s = 0; s < output.slots; ++s)
             frames[p].push_back(frameRecord(part, s));
-        for (uint32_t s = 0; s < settings.slots; ++s)
+        for (uint32_t s = 0; s < output.slots; ++s)
             part.slots[s].frame = upload.add(std::as_bytes(std::span(&frames[p][s], 1)),
                                              "crowd frame (slot " + std::to_string(s) + ")");
     }
@@ -126,7 +127,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     for (const Part& part : parts_)
         skin.stretch |= jointsMayStretch(part.model->model());
     pipelines_ = createCrowdPipelines(device, {settings.technique == Technique::Compute, settings.textures,
-                                               settings.colorFormat, settings.samples, materials_->layout(),
+                                               output.colorFormat, output.samples, materials_->layout(),
                                                impostors_ ? impostors_->layout() : VK_NULL_HANDLE, skin});
     computeSharedPoses();
     if (impostors_) bakeImpostors();
@@ -167,22 +168,23 @@ std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdMod
 
 } // namespace
 
-CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
-                       const CrowdSettings& settings)
-    : CrowdScene(device, models, layoutFor(models, count, settings.layout), settings) {}
+CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
+                       const CrowdSettings& settings, const SceneOutput& output)
+    : CrowdScene(device, models, layoutFor(models, settings.count, settings.layout), settings, output) {}
 
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)
         if (slot.queries) vkDestroyQueryPool(device_.get(), slot.queries, nullptr);
 }
 
-CrowdSettings singleInstanceSettings(uint32_t slots, VkFormat colorFormat) {
-    CrowdSettings s;
-    s.cull = false;
-    s.lod = false;
-    s.slots = slots;
-    s.colorFormat = colorFormat;
-    return s;
+bool CrowdScene::update(const CrowdSettings& settings) {
+    // What the passes read from settings_ each frame (writeGlobals, recordPasses); anything else
+    // was built into the scene's buffers and pipelines.
+    CrowdSettings live = settings_;
+    live.lodErrorPixels = settings.lodErrorPixels;
+    if (!(live == settings)) return false;
+    settings_ = live;
+    return true;
 }
 
 // Each slot's working buffers, sized by the part's plan.
@@ -191,7 +193,7 @@ void CrowdScene::createSlotBuffers(Part& part) {
     const PartPlan::Bytes& bytes = part.plan.bytes;
     const std::string name =
         " " + (cm.model().meshes.empty() ? std::string("model") : cm.model().meshes[0].name);
-    for (uint32_t s = 0; s < settings_.slots; ++s) {
+    for (uint32_t s = 0; s < output_.slots; ++s) {
         const std::string tag = name + " (slot " + std::to_string(s) + ")";
         auto storage = [&](uint64_t size, const std::string& what, VkBufferUsageFlags usage = kStorageUsage) {
             return Buffer(device_, std::max<VkDeviceSize>(size, 16), usage, MemoryUse::Device, what + tag);

@@ -15,8 +15,9 @@
 #include <span>
 #include <vector>
 
-#include "anim/cull_reference.h"
+#include "crowd/cull_reference.h"
 #include "anim/skinning.h"
+#include "crowd/crowd_settings.h"
 #include "crowd/frame_stats.h"
 #include "crowd/layout.h"
 #include "crowd/view.h"
@@ -28,31 +29,12 @@
 
 namespace horde {
 
-enum class Technique {
-    Compute, // skin pass writes skinned vertices, the draw reads them
-    Vertex   // the vertex shader skins from the palette; no skin pass
-};
-
-struct CrowdSettings {
-    Technique technique = Technique::Compute;
-    SkinOptions skin; // the blend, its precision and influences (anim/skinning.h), either technique
-    bool cull = true;
-    bool lod = true;
-    float lodErrorPixels = kDefaultLodErrorPixels;
-    bool ground = false;
-    uint32_t slots = 2;
+// What the scene draws into, beside what the user chose of the crowd (crowd/crowd_settings.h).
+struct SceneOutput {
+    uint32_t slots = 2; // frames in flight
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB;
-    // Skinned-vertex pool per model and frame slot, in vertices: what LOD draws in a frame, or
-    // (brute force) the chunk of instances skinned and drawn at a time. 0: what the models can use,
-    // within a quarter of the device's memory (crowd/memory_plan.h).
-    uint64_t vertexBudget = 0;
-    uint32_t poseBudget = 0; // own poses per model and frame with LOD on (the rest share); 0: by skeleton
-    bool textures = true;    // off: base colours only, no texture uploaded or sampled
-    LayoutOptions layout;    // where a crowd given by its count stands
     // Samples per pixel of the pictures drawn (the render target's); resolved before anything reads them.
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
-    // With LOD on: instances a few pixels across drawn as one quad of an atlas baked at creation.
-    bool impostors = true;
 };
 
 struct RenderTarget {
@@ -67,18 +49,16 @@ struct RenderTarget {
     VkImageLayout colorLayoutAfter = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 };
 
-// Settings for one instance seen whole (render, pose, validate): nothing culled or simplified.
-CrowdSettings singleInstanceSettings(uint32_t slots, VkFormat colorFormat = VK_FORMAT_R8G8B8A8_SRGB);
-
 class CrowdScene {
   public:
     // instances[m] stand for models[m]; models must outlive the scene.
     CrowdScene(Device& device, std::span<const CrowdModel* const> models,
-               std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings);
-    // `count` instances laid out by settings.layout, shared by every model (instance i is model
-    // i % models).
-    CrowdScene(Device& device, std::span<const CrowdModel* const> models, uint32_t count,
-               const CrowdSettings& settings);
+               std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings,
+               const SceneOutput& output = {});
+    // settings.count instances laid out by settings.layout, shared by every model (instance i is
+    // model i % models).
+    CrowdScene(Device& device, std::span<const CrowdModel* const> models, const CrowdSettings& settings,
+               const SceneOutput& output = {});
     ~CrowdScene();
     CrowdScene(const CrowdScene&) = delete;
     CrowdScene& operator=(const CrowdScene&) = delete;
@@ -99,9 +79,11 @@ class CrowdScene {
     void collectStats(uint32_t slot, FrameStats& stats) const;
 
     void setTintLevels(bool tint) { tintLevels_ = tint; }
-    // The largest error a level or shared pose may show, from the next frame on.
-    void setLodErrorPixels(float pixels) { settings_.lodErrorPixels = pixels; }
+    // Takes `settings` from the next frame on when they differ from the scene's only in what the
+    // passes read each frame; false (nothing taken) when the scene must be made again for them.
+    bool update(const CrowdSettings& settings);
     const CrowdSettings& settings() const { return settings_; }
+    const SceneOutput& output() const { return output_; }
     Bounds worldBounds() const { return worldBounds_; }
     // Where the instances stand: the box of their placements (their feet, not their extent).
     Bounds placementBounds() const { return placementBounds_; }
@@ -172,6 +154,7 @@ class CrowdScene {
 
     Device& device_;
     CrowdSettings settings_;
+    SceneOutput output_;
     std::vector<Part> parts_;
     std::vector<Slot> slots_;
     Bounds worldBounds_, placementBounds_;

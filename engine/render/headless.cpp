@@ -16,7 +16,7 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     struct Target {
         Image color, depth, samples;
     };
-    const VkSampleCountFlagBits samples = scene.settings().samples;
+    const VkSampleCountFlagBits samples = scene.output().samples;
     std::vector<Target> targets;
     for (uint32_t s = 0; s < kFramesInFlight; ++s) {
         std::string tag = " (slot " + std::to_string(s) + ")";

@@ -18,9 +18,6 @@ namespace horde::emi {
 
 // ---- The files (file.cpp, load.cpp) ----
 
-// The files carry no magic: the extension, in lower case, tells the three apart.
-std::string extension(const std::filesystem::path& path);
-
 // Y up, left-handed, counter-clockwise fronts in the file, a metre a unit (docs/formats/emi.md,
 // "Handedness and winding"): the reader gives models these axes and the writer converts into them.
 Axes fileAxes();

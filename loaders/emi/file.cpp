@@ -1,14 +1,8 @@
 #include "emi/emi.h"
 
-#include <cctype>
+#include "core/text.h"
 
 namespace horde::emi {
-
-std::string extension(const std::filesystem::path& path) {
-    std::string ext = path.extension().string();
-    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
 
 Axes fileAxes() {
     return Axes{.up = Axes::Up::Y, .leftHanded = true, .clockwiseFrontFaces = false};
@@ -25,22 +19,14 @@ std::string readString(Reader& r, std::string_view field) {
     return out;
 }
 
-namespace {
-std::string lowered(std::string_view name) {
-    std::string out(name);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-} // namespace
-
 NameIndex::NameIndex(const Model& model) {
     for (size_t n = 0; n < model.nodes.size(); ++n) add(model.nodes[n].name, int32_t(n));
 }
 
-bool NameIndex::add(std::string_view name, int32_t node) { return nodes_.emplace(lowered(name), node).second; }
+bool NameIndex::add(std::string_view name, int32_t node) { return nodes_.emplace(asciiLower(name), node).second; }
 
 int32_t NameIndex::find(std::string_view name) const {
-    auto it = nodes_.find(lowered(name));
+    auto it = nodes_.find(asciiLower(name));
     return it == nodes_.end() ? -1 : it->second;
 }
 

@@ -2,6 +2,9 @@
 // plausible (the files carry no magic), and the readers and writer behind the Format.
 #include "emi/emi.h"
 
+#include "core/text.h"
+#include "registry.h"
+
 namespace horde {
 
 namespace {
@@ -13,7 +16,7 @@ bool plausibleName(std::span<const std::byte> bytes) {
 }
 
 bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-    std::string ext = emi::extension(path);
+    std::string ext = lowerExtension(path);
     if (ext == ".meshb" || ext == ".animb") return plausibleName(bytes);
     if (ext != ".sklb") return false;
     Reader r(bytes, "");

@@ -1,6 +1,7 @@
 #include "emi/emi.h"
 
 #include "core/file.h"
+#include "core/text.h"
 
 namespace horde::emi {
 
@@ -16,7 +17,7 @@ Model emptyModel() {
 Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
                         const LoadOptions& options, MeshAllocator& allocator) {
     Model model = emptyModel();
-    std::string ext = extension(path);
+    std::string ext = lowerExtension(path);
     if (ext == ".animb")
         return Error{path.string() + ": an .animb holds an animation: load its .meshb and pass this file with --anim"};
     if (ext == ".sklb") {

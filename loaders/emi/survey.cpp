@@ -1,8 +1,9 @@
 // What an EMI file is, by its extension: a mesh, a skeleton, or an animation with the bones it
 // keys: each entry's bone name, read past its keys (an entry without keys drives nothing), with
 // the checks readClips makes on the same fields.
-#include "survey.h"
+#include "core/text.h"
 #include "emi/emi.h"
+#include "survey.h"
 
 namespace horde::emi {
 
@@ -38,7 +39,7 @@ Result<std::vector<std::string>> animationBones(const std::filesystem::path& pat
 } // namespace
 
 Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-    const std::string ext = extension(path);
+    const std::string ext = lowerExtension(path);
     FileSurvey s;
     s.kind = ext == ".animb" ? FileKind::Animation : ext == ".sklb" ? FileKind::Skeleton : FileKind::Mesh;
     if (s.kind != FileKind::Animation) return s;

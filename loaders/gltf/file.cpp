@@ -6,6 +6,8 @@
 #include <iterator>
 #include <system_error>
 
+#include "core/text.h"
+
 namespace horde::gltf {
 
 namespace {
@@ -63,9 +65,7 @@ Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const
     std::string err, warn;
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     auto size = static_cast<unsigned int>(bytes.size());
-    std::string extension = path.extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string extension = lowerExtension(path);
     // A .glb is binary whatever its first bytes are: one that lacks the magic is refused for it.
     const bool binary = (bytes.size() >= 4 && std::memcmp(data, "glTF", 4) == 0) || extension == ".glb";
     if (binary) {

@@ -2,19 +2,18 @@
 // the Format.
 #include "gltf/gltf.h"
 
-#include <algorithm>
 #include <cstring>
 
+#include "core/text.h"
 #include "format.h"
+#include "registry.h"
 
 namespace horde {
 
 namespace {
 bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) return true;
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string ext = lowerExtension(path);
     return ext == ".gltf" || ext == ".glb";
 }
 

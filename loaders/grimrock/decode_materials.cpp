@@ -7,6 +7,7 @@
 #include <cctype>
 #include <map>
 
+#include "core/text.h"
 #include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
@@ -182,11 +183,6 @@ struct Parser {
     }
 };
 
-std::string lowerCase(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 Material toMaterial(const std::map<std::string, Token>& f) {
     Material m;
     m.name = f.at("name").text;
@@ -203,7 +199,7 @@ Material toMaterial(const std::map<std::string, Token>& f) {
     };
     m.doubleSided = flag("doubleSided");
     if (flag("alphaTest")) m.alpha = AlphaMode::Mask;
-    if (auto it = f.find("blendMode"); it != f.end() && it->second.kind == Tok::String && lowerCase(it->second.text) != "opaque")
+    if (auto it = f.find("blendMode"); it != f.end() && it->second.kind == Tok::String && asciiLower(it->second.text) != "opaque")
         m.alpha = AlphaMode::Blend;
     return m;
 }

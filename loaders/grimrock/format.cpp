@@ -2,6 +2,7 @@
 #include "grimrock/grimrock.h"
 
 #include "format.h"
+#include "registry.h"
 
 namespace horde {
 

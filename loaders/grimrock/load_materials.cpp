@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/file.h"
+#include "core/text.h"
 #include "grimrock/grimrock.h"
 
 namespace horde::grimrock {
@@ -20,8 +21,7 @@ std::vector<std::filesystem::path> scriptsUnder(const std::filesystem::path& dir
     size_t seen = 0;
     for (auto it = std::filesystem::recursive_directory_iterator(dir, std::filesystem::directory_options::skip_permission_denied, ec);
          !ec && it != std::filesystem::recursive_directory_iterator() && ++seen <= kMaxScannedEntries; it.increment(ec)) {
-        std::string ext = it->path().extension().string();
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        const std::string ext = lowerExtension(it->path());
         std::error_code kind;
         if (ext == ".lua" && it->is_regular_file(kind) && it->file_size(kind) <= kMaxScriptBytes) found.push_back(it->path());
     }

@@ -56,12 +56,12 @@ std::string describeClip(const std::string& name, float length, float transition
 }
 
 NodeBinder::NodeBinder(const Model& target) {
-    for (uint32_t n = 0; n < target.nodes.size(); ++n) byName_.emplace(lower(target.nodes[n].name), n);
+    for (uint32_t n = 0; n < target.nodes.size(); ++n) byName_.emplace(asciiLower(target.nodes[n].name), n);
 }
 
 void NodeBinder::bind(const std::string& name, std::vector<Track>& tracks, float scale, Clip& clip) {
     if (tracks.empty()) return;
-    auto found = byName_.find(lower(name));
+    auto found = byName_.find(asciiLower(name));
     if (found == byName_.end()) {
         if (unmatched_++ == 0) first_ = name;
         return;

@@ -42,7 +42,7 @@ std::string name(Text& t, std::string_view field) {
 
 std::string nameOrNull(Text& t, std::string_view field) {
     std::string n = name(t, field);
-    return lower(n) == "null" ? std::string() : n;
+    return asciiLower(n) == "null" ? std::string() : n;
 }
 
 // Axis and angle (radians) -> quaternion x, y, z, w. A zero axis is no rotation.
@@ -194,7 +194,7 @@ bool readWeights(Text& t, AsciiMesh& mesh) {
         AsciiWeights w;
         while (!t.peek().empty()) {
             if (w.count == 4) return t.fail(field, "more than four bone and weight pairs");
-            std::string bone = lower(t.word());
+            std::string bone = asciiLower(t.word());
             auto [it, added] = bones.emplace(bone, uint32_t(mesh.bones.size()));
             if (added) mesh.bones.push_back(bone);
             w.bone[w.count] = it->second;
@@ -261,7 +261,7 @@ bool readMeshLine(Text& t, std::string_view k, AsciiMesh& mesh) {
 // From `node <type> <name>` to `endnode`.
 bool readNode(Text& t, TextAt at, bool animation, AsciiModel& m, AsciiNode& n) {
     n.at = at;
-    n.type = lower(name(t, "node type"));
+    n.type = asciiLower(name(t, "node type"));
     n.name = name(t, "node name");
     if (!t.ok()) return false;
     n.flags = flagsOf(n.type);
@@ -347,7 +347,7 @@ bool parseAscii(Text& t, AsciiModel& m) {
             // setsupermodel <model> <supermodel>
             std::string first = name(t, "setsupermodel");
             m.supermodel = t.peek().empty() ? first : nameOrNull(t, "setsupermodel");
-            if (lower(m.supermodel) == "null") m.supermodel.clear();
+            if (asciiLower(m.supermodel) == "null") m.supermodel.clear();
         } else if (is(k, "classification")) {
             name(t, "classification"); // character, tile, effect ...: nothing horde draws differently
         } else if (is(k, "setanimationscale")) {
@@ -368,7 +368,7 @@ bool parseAscii(Text& t, AsciiModel& m) {
         } else if (is(k, "donemodel")) {
             std::string_view closing = t.peek();
             if (!named) return t.failAt(at, "newmodel", "missing before donemodel");
-            if (!closing.empty() && lower(closing) != lower(m.name))
+            if (!closing.empty() && asciiLower(closing) != asciiLower(m.name))
                 return t.fail("donemodel",
                               "'" + Text::quote(closing) + "' closes model '" + Text::quote(m.name) + "'");
             return true;

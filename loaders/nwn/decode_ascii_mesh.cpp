@@ -158,7 +158,7 @@ bool decodeWeights(Text& t, const AsciiNode& node, const Corners& c, const std::
     const AsciiMesh& m = *node.mesh;
     std::unordered_map<std::string, uint32_t> byName;
     for (uint32_t n = 0; n < model.nodes.size(); ++n)
-        byName.emplace(lower(model.nodes[n].name), n);
+        byName.emplace(asciiLower(model.nodes[n].name), n);
     // Bone names -> joints, in order of first use.
     std::vector<uint32_t> jointOfBone(m.bones.size());
     std::vector<int32_t> jointOfNode(model.nodes.size(), -1);

@@ -319,7 +319,7 @@ bool decodeMesh(File& file, const std::vector<RawNode>& nodes, uint32_t index, c
     }
     if ((node.flags & kHasDangly) && !readDangly(file, node, h.vertexCount, mesh)) return false;
     if (!r.ok()) return false;
-    std::string material = lower(h.texture) == "null" ? std::string() : h.texture;
+    std::string material = asciiLower(h.texture) == "null" ? std::string() : h.texture;
     mesh.submeshes.push_back({material, 0, src.indexCount});
     addMaterial(model, material, h.diffuse, 1.0f);
     model.meshes.push_back(std::move(mesh));

@@ -96,18 +96,12 @@ bool readModelHeader(File& file, ModelHeader& h) {
     file.seekModelHeader(kModelAnimationScale, "model animation scale");
     h.animationScale = r.f32("model animation scale");
     h.supermodel = file.name(64, "model supermodel");
-    if (lower(h.supermodel) == "null") h.supermodel.clear();
+    if (asciiLower(h.supermodel) == "null") h.supermodel.clear();
     if (!r.ok()) return false;
     if (!std::isfinite(h.animationScale))
         return r.failAt(kFileHeaderSize + kModelAnimationScale, "model animation scale", "not finite");
     if (h.root == 0) return r.failAt(kFileHeaderSize + kGeomRootNode, "model root node", "null: the model has no nodes");
     return true;
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 Axes fileAxes() {

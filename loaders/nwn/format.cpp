@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "format.h"
+#include "registry.h"
 
 namespace horde {
 
@@ -20,7 +21,7 @@ uint32_t word(std::span<const std::byte> bytes, size_t at) {
 // binary whatever its sizes say (text never starts with four zero bytes): a file cut short is
 // then refused by the reader naming the byte it ends at, not as a format horde does not read.
 bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-    const bool mdl = nwn::lower(path.extension().string()) == ".mdl";
+    const bool mdl = lowerExtension(path) == ".mdl";
     if (bytes.size() < 4 || word(bytes, 0) != 0) return false;
     if (mdl) return true;
     if (bytes.size() < nwn::kFileHeaderSize) return false;
@@ -30,7 +31,7 @@ bool detect(const std::filesystem::path& path, std::span<const std::byte> bytes)
 
 // ASCII: a .mdl whose first word is not zero; the text's own errors say what is wrong with it.
 bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-    return nwn::lower(path.extension().string()) == ".mdl" && nwn::isAscii(bytes);
+    return lowerExtension(path) == ".mdl" && nwn::isAscii(bytes);
 }
 
 // Bitmap names carry no extension; the game opens the .dds before the .tga of a name (rollnw's

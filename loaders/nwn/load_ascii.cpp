@@ -17,7 +17,7 @@ bool orderNodes(Text& t, const std::vector<AsciiNode>& nodes, std::vector<uint32
     std::unordered_map<std::string, uint32_t> byName;
     bool warned = false;
     for (uint32_t i = 0; i < nodes.size(); ++i)
-        if (!byName.emplace(lower(nodes[i].name), i).second && !std::exchange(warned, true))
+        if (!byName.emplace(asciiLower(nodes[i].name), i).second && !std::exchange(warned, true))
             model.warnings.push_back("node '" + nodes[i].name + "' (line " +
                                      std::to_string(nodes[i].at.line) +
                                      ") shares its name with an earlier node; names resolve to the first");
@@ -29,7 +29,7 @@ bool orderNodes(Text& t, const std::vector<AsciiNode>& nodes, std::vector<uint32
             roots.push_back(i);
             continue;
         }
-        auto found = byName.find(lower(nodes[i].parent));
+        auto found = byName.find(asciiLower(nodes[i].parent));
         if (found == byName.end())
             return t.failAt(nodes[i].parentAt, "parent",
                             "'" + Text::quote(nodes[i].parent) + "' names no node of the model");

@@ -19,8 +19,9 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "model/model.h"
 #include "core/result.h"
+#include "core/text.h"
+#include "model/model.h"
 #include "format.h"
 #include "reader.h"
 
@@ -134,8 +135,6 @@ struct ModelHeader {
     std::string supermodel; // empty when the file names none ("NULL")
 };
 bool readModelHeader(File& file, ModelHeader& header);
-
-std::string lower(std::string_view s);
 
 // Z up, right-handed, counter-clockwise fronts, a metre a unit (both encodings): the readers give
 // models these axes and the writers convert into them.

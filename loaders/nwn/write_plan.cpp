@@ -97,10 +97,10 @@ Status checkNames(const std::vector<PlannedNode>& nodes) {
     for (const PlannedNode& n : nodes) {
         if (n.name.empty() || n.name.size() > kMaxName)
             return Error{"nwn: node name '" + n.name + "' must be 1 to 31 characters (the format's name field is 32 bytes)"};
-        if (n.source >= 0) source.insert(lower(n.name));
+        if (n.source >= 0) source.insert(asciiLower(n.name));
     }
     for (const PlannedNode& n : nodes)
-        if (n.source < 0 && source.count(lower(n.name)))
+        if (n.source < 0 && source.count(asciiLower(n.name)))
             return Error{"nwn: the node '" + n.name +
                          "' the writer adds takes the name of a node of the model"};
     return Ok{};
@@ -128,7 +128,7 @@ glm::vec3 turnNormal(const glm::mat4& space, glm::vec3 normal) {
 }
 
 Result<Plan> planModel(const Model& model, const std::filesystem::path& path) {
-    const std::string name = lower(path.stem().string()).substr(0, kMaxName);
+    const std::string name = asciiLower(path.stem().string()).substr(0, kMaxName);
     Plan plan;
     plan.change = toNwnAxes(model.axes);
     plan.name = name.empty() ? "model" : name;
@@ -238,8 +238,8 @@ Status checkNameBinding(const Model& model, const Plan& plan, bool namesBind) {
     // animation's nodes are looked up in); horde's readers do the same.
     std::map<std::string, uint32_t> first;
     for (uint32_t i = 0; i < plan.nodes.size(); ++i)
-        first.emplace(lower(plan.nodes[i].name), i);
-    auto bindsTo = [&](uint32_t fileNode) { return first.at(lower(plan.nodes[fileNode].name)) == fileNode; };
+        first.emplace(asciiLower(plan.nodes[i].name), i);
+    auto bindsTo = [&](uint32_t fileNode) { return first.at(asciiLower(plan.nodes[fileNode].name)) == fileNode; };
     for (const Clip& clip : model.clips)
         for (const Channel& c : clip.channels)
             if (!bindsTo(plan.fileIndex[c.node]))

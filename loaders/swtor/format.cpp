@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "format.h"
+#include "registry.h"
 
 namespace horde {
 

@@ -1,28 +1,22 @@
 // Finding the file a model names: games resolve texture names through their own resource
 // systems, case-insensitively and often under another extension than the one written.
 #include <algorithm>
-#include <cctype>
 #include <system_error>
 
+#include "core/text.h"
 #include "texture/texture.h"
 
 namespace horde {
 
 namespace {
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 // The entry of `dir` whose name equals `name` ignoring case (the exact name first).
 std::filesystem::path entry(const std::filesystem::path& dir, const std::string& name, bool wantDirectory) {
     std::error_code ec;
     std::filesystem::path exact = dir / name;
     if (wantDirectory ? std::filesystem::is_directory(exact, ec) : std::filesystem::is_regular_file(exact, ec)) return exact;
-    const std::string wanted = lower(name);
+    const std::string wanted = asciiLower(name);
     for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (lower(it->path().filename().string()) != wanted) continue;
+        if (asciiLower(it->path().filename().string()) != wanted) continue;
         std::error_code kind;
         if (wantDirectory ? it->is_directory(kind) : it->is_regular_file(kind)) return it->path();
     }

@@ -1,11 +1,11 @@
 // TGA, PNG and JPEG through stb_image (Debian's libstb). stb_image parses the header first
 // (stbi_info), so the decoded size is checked before anything is allocated for it.
-#include <cctype>
 #include <cstring>
 #include <memory>
 
 #include <stb/stb_image.h>
 
+#include "core/text.h"
 #include "format.h"
 #include "reader.h"
 #include "texture/jpeg_segments.h"
@@ -20,9 +20,7 @@ bool startsWith(std::span<const std::byte> bytes, std::string_view magic) {
 
 bool endsWith(std::string_view file, std::string_view ext) {
     if (file.size() < ext.size()) return false;
-    std::string tail(file.substr(file.size() - ext.size()));
-    for (char& c : tail) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return tail == ext;
+    return asciiLower(file.substr(file.size() - ext.size())) == ext;
 }
 // stb_image reads zeros past the end of a TGA, so a cut file would decode as black texels: the
 // header and every texel, raw or in run-length packets, must lie inside the file.

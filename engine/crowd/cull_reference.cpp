@@ -1,0 +1,127 @@
+#include "crowd/cull_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "shaders/gpu_types.h"
+
+namespace horde {
+
+std::array<glm::vec4, 6> frustumPlanes(const glm::mat4& m) {
+    glm::vec4 row[4];
+    for (int r = 0; r < 4; ++r)
+        row[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
+    std::array<glm::vec4, 6> planes = {row[3] + row[0], row[3] - row[0], row[3] + row[1],
+                                       row[3] - row[1], row[2],          row[3] - row[2]};
+    for (glm::vec4& p : planes)
+        p /= glm::length(glm::vec3(p));
+    return planes;
+}
+
+CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instance, const CullCamera& camera,
+                          const CrowdSettings& settings) {
+    CullDecision d;
+    const double c = std::cos(double(instance.yaw)), s = std::sin(double(instance.yaw));
+    const glm::dvec3 local(model.sphere);
+    const glm::dvec3 centre = glm::dvec3(c * local.x + s * local.z, local.y, -s * local.x + c * local.z) +
+                              glm::dvec3(instance.position);
+    const double radius = model.sphere.w;
+    if (settings.cull)
+        for (const glm::vec4& p : camera.planes)
+            if (glm::dot(glm::dvec3(p), centre) + double(p.w) < -radius) return d;
+    d.visible = true;
+
+    d.centreDistance = glm::length(centre - glm::dvec3(camera.eye));
+    const double distance = d.centreDistance - radius;
+    d.pixelsPerUnit =
+        distance > 0.0 ? double(camera.pixelsPerUnit) / distance : std::numeric_limits<double>::max();
+
+    d.bucket = uint32_t(model.clipDuration.size()) * model.bucketsPerClip;
+    d.sharedPose = instance.clip < 0 && settings.lod;
+    if (instance.clip >= 0) {
+        const double duration = model.clipDuration[instance.clip];
+        uint32_t bucket = duration > 0.0
+                              ? std::min(uint32_t(instance.clipTime / duration * model.bucketsPerClip),
+                                         model.bucketsPerClip - 1)
+                              : 0u;
+        d.bucket = uint32_t(instance.clip) * model.bucketsPerClip + bucket;
+        const double error = double(model.clipSpeed[instance.clip]) * duration / (2.0 * model.bucketsPerClip);
+        d.sharedPose = settings.lod && error * d.pixelsPerUnit <= settings.lodErrorPixels;
+    }
+
+    d.impostor =
+        settings.impostors && settings.lod &&
+        2.0 * radius * d.pixelsPerUnit <= double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
+    if (d.impostor) {
+        d.sharedPose = true;
+        d.view = impostorView(glm::dvec3(camera.eye) - centre, instance.yaw);
+    }
+    for (const std::vector<float>& errors : model.levelErrors) {
+        uint32_t level = 0;
+        if (settings.lod)
+            while (level + 1 < errors.size() &&
+                   double(errors[level + 1]) * d.pixelsPerUnit <= settings.lodErrorPixels)
+                ++level;
+        d.levels.push_back(level);
+    }
+    return d;
+}
+
+uint32_t impostorView(glm::dvec3 toEye, double heading) {
+    const double c = std::cos(heading), s = std::sin(heading);
+    const glm::dvec3 d(c * toEye.x - s * toEye.z, toEye.y, s * toEye.x + c * toEye.z);
+    const double step = 2.0 * M_PI / HORDE_IMPOSTOR_AZIMUTHS;
+    const int azimuth = int(std::round(std::atan2(d.x, d.z) / step));
+    const uint32_t a = uint32_t((azimuth + int(HORDE_IMPOSTOR_AZIMUTHS)) % int(HORDE_IMPOSTOR_AZIMUTHS));
+    const double up = std::asin(std::clamp(d.y / std::max(glm::length(d), 1e-20), -1.0, 1.0));
+    const double e = std::clamp(std::round(up / double(HORDE_IMPOSTOR_ELEVATION_STEP)), 0.0,
+                                double(HORDE_IMPOSTOR_ELEVATIONS - 1));
+    return uint32_t(e) * HORDE_IMPOSTOR_AZIMUTHS + a;
+}
+
+uint32_t distanceBucket(double centreDistance, double far, uint32_t buckets) {
+    if (!(far > 0.0)) return 0;
+    return uint32_t(std::min(centreDistance / far * buckets, double(buckets - 1)));
+}
+
+std::vector<uint32_t> listStarts(std::span<const uint32_t> counts) {
+    std::vector<uint32_t> starts;
+    uint32_t start = 0;
+    for (uint32_t count : counts) {
+        starts.push_back(start);
+        start += count;
+    }
+    return starts;
+}
+
+PoolBudget poolBudget(std::span<const uint64_t> wanted, std::span<const uint64_t> coarsest, uint64_t left) {
+    const uint32_t buckets = uint32_t(wanted.size());
+    PoolBudget budget{buckets, buckets};
+    uint64_t need = 0;
+    for (uint64_t c : coarsest)
+        need += c;
+    if (need <= left) {
+        // Bucket b keeps its levels while the nearer ones' wants and the farther ones' coarsest fit.
+        for (uint32_t b = 0; b < buckets; ++b) {
+            need += wanted[b] - coarsest[b];
+            if (need > left) {
+                budget.coarseFrom = b;
+                break;
+            }
+        }
+        return budget;
+    }
+    budget.coarseFrom = 0;
+    need = 0;
+    for (uint32_t b = 0; b < buckets; ++b) {
+        need += coarsest[b];
+        if (need > left) {
+            budget.dropFrom = b;
+            break;
+        }
+    }
+    return budget;
+}
+
+} // namespace horde
