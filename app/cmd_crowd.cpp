@@ -18,6 +18,7 @@
 #include "crowd_window.h"
 #include "gpu_session.h"
 #include "render/crowd_camera.h"
+#include "animation_writer.h"
 #include "render/headless.h"
 
 namespace horde {
@@ -31,9 +32,12 @@ struct CrowdArgs {
     uint32_t frames = 30;
     std::string out = "crowd.png";
     std::string stats;
+    std::string video; // an animated WebP of every headless frame
     uint32_t width = 1280, height = 720;
     bool headless = false, window = false;
 };
+
+constexpr uint32_t kVideoFramesPerSecond = 30;
 
 const char* onOff(bool on) {
     return on ? "on" : "off";
@@ -110,7 +114,32 @@ int runHeadless(CrowdArgs& a) {
         options.width = a.width;
         options.height = a.height;
         options.frames = a.frames;
+        std::unique_ptr<AnimationWriter> video;
+        Status videoStatus = Ok{};
+        if (!a.video.empty()) {
+            // A moving picture plays at 30 frames a second, each frame a thirtieth of a second on.
+            options.frameTime = 1.0f / float(kVideoFramesPerSecond);
+            Result<std::unique_ptr<AnimationWriter>> opened =
+                AnimationWriter::open(a.video, a.width, a.height, 1000 / kVideoFramesPerSecond);
+            if (!opened) {
+                std::fprintf(stderr, "horde: %s\n", opened.error().message.c_str());
+                return session.finish(kExitUsage);
+            }
+            video = std::move(*opened);
+            options.onFrame = [&](const Image8& frame) {
+                if (videoStatus) videoStatus = video->add(frame.rgba);
+            };
+        }
         HeadlessResult result = renderHeadless(*session.device, scene, view, options);
+        if (video) {
+            if (videoStatus) videoStatus = video->finish();
+            if (!videoStatus) {
+                std::fprintf(stderr, "horde: %s\n", videoStatus.error().message.c_str());
+                return session.finish(kExitBadInput);
+            }
+            std::printf("wrote %s (%u frames, %.1f s)\n", a.video.c_str(), video->frames(),
+                        double(video->frames()) / kVideoFramesPerSecond);
+        }
         for (size_t m = 0; m < crowdModelsOwned.size(); ++m) {
             const CrowdModel& cm = *crowdModelsOwned[m];
             std::string levels;
@@ -181,6 +210,9 @@ Command addCrowdCommand(CLI::App& app) {
     cmd->add_option("--out", args->out, "PNG of the last headless frame");
     addCrowdOptions(*cmd, args->crowd);
     cmd->add_option("--stats", args->stats, "per-frame statistics as JSON (headless)");
+    cmd->add_option("--video", args->video,
+                    "FILE.webp: every headless frame as an animated WebP, at 30 frames a second (so --frames 150 "
+                    "is 5 s)");
     cmd->add_option("--width", args->width, "image width")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_flag("--headless", args->headless, "render offscreen even when a display exists");

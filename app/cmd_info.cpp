@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/reference.h"
+#include "anim/root_motion.h"
+#include "anim/stride.h"
 #include "commands.h"
+#include "crowd/clip_roles.h"
 #include "folder_commands.h"
 #include "model/lod.h"
 #include "model_options.h"
@@ -37,6 +40,38 @@ nlohmann::json materialJson(const Material& m) {
             {"alpha", alphaModeName(m.alpha)},
             {"double_sided", m.doubleSided},
             {"textures", textures}};
+}
+
+// How a crowd plays each clip: its role, its root's travel, and for a walk or run its speed across
+// the ground and how still its planted foot stays at that speed (anim/stride.h), measured on the
+// clip played in place as the crowd draws it.
+struct ClipWalk {
+    ClipRole role = ClipRole::Other;
+    RootMotion root;
+    Stride stride;
+};
+
+std::vector<ClipWalk> clipWalks(const Model& model) {
+    std::vector<ClipWalk> out;
+    const std::vector<ClipRole> roles = clipRoles(model);
+    for (size_t c = 0; c < model.clips.size(); ++c) {
+        const Clip& clip = model.clips[c];
+        ClipWalk w;
+        w.role = roles[c];
+        w.root = rootMotionOf(model, clip);
+        if (w.role == ClipRole::Walk || w.role == ClipRole::Run) {
+            Clip inPlace = clip;
+            playInPlace(model, inPlace, w.root);
+            if (w.root.node >= 0) {
+                const glm::vec3 velocity = w.root.travel / clip.duration;
+                w.stride = measureStride(model, inPlace, &velocity);
+            } else {
+                w.stride = measureStride(model, inPlace);
+            }
+        }
+        out.push_back(w);
+    }
+    return out;
 }
 
 nlohmann::json toJson(const Model& model) {
@@ -73,8 +108,21 @@ nlohmann::json toJson(const Model& model) {
     out["materials"] = json::array();
     for (const Material& m : model.materials) out["materials"].push_back(materialJson(m));
     out["clips"] = json::array();
-    for (const Clip& c : model.clips) {
-        json clip = {{"name", c.name}, {"duration", c.duration}, {"channels", c.channels.size()}};
+    const std::vector<ClipWalk> walks = clipWalks(model);
+    for (size_t k = 0; k < model.clips.size(); ++k) {
+        const Clip& c = model.clips[k];
+        const ClipWalk& w = walks[k];
+        json clip = {{"name", c.name},
+                     {"duration", c.duration},
+                     {"channels", c.channels.size()},
+                     {"role", nameOf(w.role)},
+                     {"root_motion", {{"distance", glm::length(w.root.travel)}, {"duration", w.root.duration}}}};
+        if (w.role == ClipRole::Walk || w.role == ClipRole::Run) {
+            clip["speed"] = glm::length(w.stride.velocity);
+            clip["stride"] = w.stride.length;
+            clip["planted_drift"] = w.stride.length > 0.0f ? w.stride.drift / w.stride.length : 0.0f;
+        }
+        if (c.transition >= 0.0f) clip["transition"] = c.transition;
         if (!c.source.empty()) clip["source"] = c.source;
         out["clips"].push_back(clip);
     }
@@ -173,9 +221,20 @@ void printSummary(const Model& model) {
                 std::printf("           %-11s %s: %s\n", textureSlotName(t.slot), t.path.c_str(), t.file.empty() ? "not found" : "unreadable");
         }
     }
-    for (const Clip& c : model.clips)
-        std::printf("clip     %s: %.3f s, %zu channels%s%s\n", c.name.c_str(), c.duration, c.channels.size(),
-                    c.source.empty() ? "" : ", from ", c.source.c_str());
+    const std::vector<ClipWalk> walks = clipWalks(model);
+    for (size_t k = 0; k < model.clips.size(); ++k) {
+        const Clip& c = model.clips[k];
+        const ClipWalk& w = walks[k];
+        std::printf("clip     %s: %.3f s, %zu channels, %s", c.name.c_str(), c.duration, c.channels.size(),
+                    nameOf(w.role).data());
+        if (w.root.node >= 0)
+            std::printf(", travels %.4g in %.3g s", double(glm::length(w.root.travel)), double(w.root.duration));
+        if (w.role == ClipRole::Walk || w.role == ClipRole::Run)
+            std::printf(", walks %.4g a second (stride %.4g, planted foot drifts %.1f%% of it)",
+                        double(glm::length(w.stride.velocity)), double(w.stride.length),
+                        w.stride.length > 0.0f ? 100.0 * double(w.stride.drift / w.stride.length) : 0.0);
+        std::printf("%s%s\n", c.source.empty() ? "" : ", from ", c.source.c_str());
+    }
     for (const Extra& e : model.extras) std::printf("extra    %s on %s: %s\n", e.kind.c_str(), e.node.c_str(), e.detail.c_str());
     std::printf("bounds   (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g)\n", b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);
     for (const std::string& w : model.warnings) std::printf("warning  %s\n", w.c_str());

@@ -1,7 +1,9 @@
 // horde pose MODEL --out FILE.json: one instance evaluated at time T, model-space positions and
 // normals per mesh in the file's own axes. GPU passes by default, the CPU reference with --cpu.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +25,45 @@ struct PoseArgs {
     double time = 0.0;
     bool cpu = false;
     SkinOptions skin;
+    std::string blend; // "B@u:w": clip B at time u blended over the pose with weight w
 };
+
+// --blend's clip, time and weight; the clip is a name until resolved against the model.
+struct BlendArg {
+    std::string clip;
+    double time = 0.0, weight = 0.0;
+};
+
+std::optional<BlendArg> parseBlend(const std::string& text) {
+    const size_t at = text.rfind('@'), colon = text.rfind(':');
+    if (at == std::string::npos || colon == std::string::npos || colon < at || at == 0) return std::nullopt;
+    BlendArg b;
+    b.clip = text.substr(0, at);
+    try {
+        size_t used = 0;
+        b.time = std::stod(text.substr(at + 1, colon - at - 1), &used);
+        if (used != colon - at - 1) return std::nullopt;
+        b.weight = std::stod(text.substr(colon + 1), &used);
+        if (used != text.size() - colon - 1) return std::nullopt;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (!(b.weight >= 0.0 && b.weight <= 1.0) || !std::isfinite(b.time)) return std::nullopt;
+    return b;
+}
+
+// The blend's clip in `model`, or an error naming it.
+int blendOrError(const Model& model, const PoseArgs& a, std::optional<Blend>& blend) {
+    if (a.blend.empty()) return kExitOk;
+    const BlendArg arg = *parseBlend(a.blend);
+    const int32_t clip = findClip(model, arg.clip);
+    if (clip < 0) {
+        std::fprintf(stderr, "horde: %s has no clip named '%s' (--blend)\n", a.input.model.c_str(), arg.clip.c_str());
+        return kExitBadInput;
+    }
+    blend = Blend{clip, arg.time, arg.weight};
+    return kExitOk;
+}
 
 nlohmann::json meshJson(const std::string& name, const std::vector<glm::dvec3>& positions,
                         const std::vector<glm::dvec3>& normals) {
@@ -61,7 +101,12 @@ int runCpu(PoseArgs& a) {
     }
     int clip;
     if (int code = clipOrError(*model, a, clip)) return code;
-    std::vector<PosedMesh> posed = poseModel(*model, Playback{clip, 0.0, 1.0, true}, a.time, a.skin);
+    std::optional<Blend> blend;
+    if (int code = blendOrError(*model, a, blend)) return code;
+    // The blend's clip time as an instance plays it (clipTime at time 0).
+    if (blend) blend->time = clipTime(model->clips[size_t(blend->clip)], Playback{blend->clip, blend->time, 1.0, true}, 0.0);
+    std::vector<PosedMesh> posed =
+        poseModel(*model, Playback{clip, a.time, 1.0, true}, 0.0, a.skin, blend ? &*blend : nullptr);
     nlohmann::json doc{{"meshes", nlohmann::json::array()}};
     for (size_t m = 0; m < posed.size(); ++m)
         doc["meshes"].push_back(meshJson(model->meshes[m].name, posed[m].positions, posed[m].normals));
@@ -74,16 +119,29 @@ int runGpu(PoseArgs& a) {
     Model& model = *session.model;
     int clip;
     if (int code = clipOrError(model, a, clip)) return session.finish(code);
+    std::optional<Blend> blend;
+    if (int code = blendOrError(model, a, blend)) return session.finish(code);
     nlohmann::json doc{{"meshes", nlohmann::json::array()}};
     {
         CrowdModel crowdModel(*session.device, model, {.crowd = false});
-        const std::vector<gpu::InstanceRecord> instances = {
-            gpu::InstanceRecord{clip < 0 ? HORDE_NONE : uint32_t(clip), 0.0f, 1.0f, 1u, glm::vec4(0), glm::vec4(1)}};
+        // At time 0 the clip time is the phase. A blend is the instance's clip fading out under
+        // the blended one: its own clip keeps weight 1 - w.
+        gpu::InstanceRecord instance{clip < 0 ? HORDE_NONE : uint32_t(clip), float(a.time), 1.0f, 1u, glm::vec4(0),
+                                     glm::vec4(1)};
+        instance.fromClip = HORDE_NONE;
+        if (blend) {
+            instance.fromClip = uint32_t(blend->clip);
+            instance.fromPhase = float(blend->time);
+            instance.fromSpeed = 1.0f;
+            instance.fadeLength = 1.0f;
+            instance.fadeStart = -float(1.0 - blend->weight);
+        }
+        const std::vector<gpu::InstanceRecord> instances = {instance};
         const CrowdModel* models[] = {&crowdModel};
         CrowdSettings settings = singleInstanceSettings();
         settings.skin = a.skin;
         CrowdScene scene(*session.device, models, {instances}, settings, {.slots = 1});
-        session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, float(a.time), ViewCamera{}); });
+        session.device->immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, 0.0f, ViewCamera{}); });
         for (uint32_t m = 0; m < model.meshes.size(); ++m) {
             std::vector<glm::vec3> p = scene.readSkinned(0, 0, m, false), n = scene.readSkinned(0, 0, m, true);
             doc["meshes"].push_back(meshJson(model.meshes[m].name, std::vector<glm::dvec3>(p.begin(), p.end()),
@@ -101,6 +159,13 @@ Command addPoseCommand(CLI::App& app) {
     args->device.addOptions(*cmd);
     addClipOptions(*cmd, args->clip, args->time);
     cmd->add_flag("--cpu", args->cpu, "use the double-precision CPU reference instead of the GPU passes");
+    cmd->add_option("--blend", args->blend,
+                    "B@u:w: clip B at time u blended over --clip at --time, w being B's weight (0: --clip's pose "
+                    "alone, 1: B's alone); per joint, translation and scale lerped, rotation nlerped on the "
+                    "shorter arc, as a crowd's cross-fade blends")
+        ->check([](const std::string& text) -> std::string {
+            return parseBlend(text) ? "" : "--blend takes CLIP@TIME:WEIGHT with 0 <= WEIGHT <= 1, e.g. walk@0.5:0.25";
+        });
     addSkinOptions(*cmd, args->skin);
     cmd->add_option("--out", args->out, "JSON file to write")->required();
     return {cmd, [args] { return args->cpu ? runCpu(*args) : runGpu(*args); }};

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "behaviour_file.h"
+
 namespace horde {
 
 namespace {
@@ -88,7 +90,23 @@ void addCrowdOptions(CLI::App& command, CrowdSettings& s, bool skinning) {
               "scatter (default): random positions in cells no two footprints share, random headings; "
               "grid: rows facing forward, the benchmarks' crowd");
     command.add_option("--seed", s.layout.seed,
-                       "the crowd's layout, clips, phases and speeds (the same seed, the same crowd)");
+                       "the crowd's layout, clips, phases, speeds and behaviour (the same seed, the same crowd)");
+    command
+        .add_option("--behaviour",
+                    "loop: each instance plays one clip forever, in place; wander (default): each idles, walks, "
+                    "turns and does its other clips for random spans, cross-fading between them; or FILE.json: "
+                    "states and transitions of your own (README, \"Behaviours\")")
+        ->check([&s](const std::string& word) -> std::string {
+            Result<Behaviour> b = behaviourNamed(word);
+            if (!b) return b.error().message;
+            s.behaviour = std::move(*b);
+            return {};
+        });
+    command
+        .add_option("--crossfade", s.crossfadeSeconds,
+                    "seconds a clip fades in over the one before it, where the file gives none (NWN's transtime "
+                    "does; default 0.25)")
+        ->check(within(kCrossfadeRange));
     addPictureOptions(command, s.picture);
 }
 

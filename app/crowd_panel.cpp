@@ -51,7 +51,7 @@ void rollingGraph(const PassHistory& history) {
     }
 }
 
-void counters(const FrameCounts& counts, const PassTimes& median) {
+void counters(const FrameCounts& counts, const PassTimes& median, std::span<const std::string> states) {
     ImGui::Text("gpu %.2f ms a frame (median)", median.totalMs());
     ImGui::Text("cull %.2f  sample %.2f  pose %.2f  skin %.2f  draw %.2f", median.cullMs, median.sampleMs,
                 median.poseMs, median.skinMs, median.drawMs);
@@ -65,6 +65,16 @@ void counters(const FrameCounts& counts, const PassTimes& median) {
             at += size_t(std::snprintf(levels + at, sizeof levels - at, " L%zu:%u", l, counts.perLevel[l]));
     ImGui::Text("levels%s", levels);
     ImGui::Text("poses %u own, %u shared", counts.ownPoses, counts.sharedPoses);
+    if (!states.empty()) {
+        char line[256] = "";
+        size_t used = 0;
+        for (size_t s = 0; s < states.size() && s < counts.behaviour.states.size() && used + 40 < sizeof line; ++s)
+            used += size_t(std::snprintf(line + used, sizeof line - used, " %s %u", states[s].c_str(),
+                                         counts.behaviour.states[s]));
+        ImGui::Text("states%s", line);
+        ImGui::Text("%u transitions, %u blending (%u shared), %u moved", counts.behaviour.transitions,
+                    counts.behaviour.blending, counts.sharedBlends, counts.behaviour.moved);
+    }
     if (counts.dropped)
         ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "dropped %u: the vertex pool could not hold them",
                            counts.dropped);
@@ -102,6 +112,12 @@ void controlsOf(WindowControls& w, uint32_t maxSamples) {
         c.count = uint32_t(std::clamp(count, int(kCountRange.min), int(kCountRange.max)));
     ImGui::SliderFloat("LOD error (px)", &c.lodErrorPixels, kLodErrorRange.min, kLodErrorRange.max, "%.2f",
                        ImGuiSliderFlags_Logarithmic);
+    if (ImGui::BeginCombo("behaviour", c.behaviour.name.c_str())) {
+        for (const Behaviour& b : w.behaviours)
+            if (ImGui::Selectable(b.name.c_str(), b == c.behaviour)) c.behaviour = b;
+        ImGui::EndCombo();
+    }
+    ImGui::SliderFloat("cross-fade (s)", &c.crossfadeSeconds, kCrossfadeRange.min, kCrossfadeRange.max, "%.2f");
     choice("technique", c.technique);
     choice("skinning", c.skin.skinning);
     choice("precision", c.skin.precision);
@@ -124,13 +140,13 @@ void PassHistory::add(const PassTimes& times) {
 }
 
 void drawCrowdPanel(WindowControls& c, const PassHistory& history, const FrameCounts& counts,
-                    const PassTimes& median, uint32_t maxSamples) {
+                    const PassTimes& median, uint32_t maxSamples, std::span<const std::string> states) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowBgAlpha(0.85f);
     ImGui::Begin("horde crowd (o hides)");
     rollingGraph(history);
-    counters(counts, median);
+    counters(counts, median, states);
     ImGui::Separator();
     controlsOf(c, maxSamples);
     ImGui::End();

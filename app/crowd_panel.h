@@ -5,6 +5,9 @@
 // the level tint and freezing the culling camera. The keys change the same state.
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "crowd/crowd_settings.h"
 #include "crowd/frame_stats.h"
@@ -17,6 +20,7 @@ namespace horde {
 // state.
 struct WindowControls {
     CrowdSettings crowd;
+    std::vector<Behaviour> behaviours; // what the overlay offers: loop, wander, and a file given
     bool paused = false, tintLevels = false, freeze = false, showOverlay = true;
 };
 
@@ -37,7 +41,8 @@ class PassHistory {
 
 // The panel for one frame: `counts` and `median` describe the frames since the last title update,
 // `maxSamples` is the most samples per pixel the device draws.
+// `states`: the behaviour's state names, in its counts' order.
 void drawCrowdPanel(WindowControls& controls, const PassHistory& history, const FrameCounts& counts,
-                    const PassTimes& median, uint32_t maxSamples);
+                    const PassTimes& median, uint32_t maxSamples, std::span<const std::string> states);
 
 } // namespace horde

@@ -133,6 +133,9 @@ int runCrowdWindow(const WindowArgs& a) {
         Window window(a.width, a.height, "horde");
         Controls c;
         c.window.crowd = a.crowd;
+        c.window.behaviours = {loopBehaviour(), wanderBehaviour()};
+        if (a.crowd.behaviour != loopBehaviour() && a.crowd.behaviour != wanderBehaviour())
+            c.window.behaviours.push_back(a.crowd.behaviour);
         c.window.crowd.picture.msaa = uint32_t(samplesOn(device, a.crowd.picture.msaa));
         const uint32_t maxSamples = uint32_t(device.supportedSamples(8));
         auto swapchain =
@@ -209,7 +212,8 @@ int runCrowdWindow(const WindowArgs& a) {
 
             ImGui_ImplGlfw_NewFrame();
             ImGui::NewFrame();
-            if (c.window.showOverlay) drawCrowdPanel(c.window, history, shownCounts, shownTimes, maxSamples);
+            if (c.window.showOverlay)
+                drawCrowdPanel(c.window, history, shownCounts, shownTimes, maxSamples, stats.states);
             ImGui::Render();
 
             auto cpuStart = std::chrono::steady_clock::now();

@@ -52,6 +52,7 @@ struct FrameCase {
     bool skinned = false; // the monster wearing its generated skin texture
     bool textures = true; // sampled (CrowdSettings::textures)
     SkinOptions skin;
+    Behaviour behaviour = loopBehaviour(); // the benchmarks' baseline: one clip each, in place
     bool warmUp = false;                   // one untimed frame first
     VkExtent2D extent{640, 360};           // of the image drawn
     std::vector<const CrowdModel*> models; // the crowd's models; none: the monster as `params` says
@@ -106,6 +107,7 @@ struct Rig {
         settings.skin = c.skin;
         settings.layout.kind = Layout::Grid;
         settings.view = c.street ? CrowdView::Street : CrowdView::Overview;
+        settings.behaviour = c.behaviour;
         return std::make_unique<CrowdScene>(*context.device, crowdOf(context, c), settings,
                                             SceneOutput{.slots = 1, .colorFormat = kOffscreenColorFormat});
     }
@@ -187,6 +189,10 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     state.counters["skinned_vertices"] = vertices;
     state.counters["own_poses"] = counts.ownPoses;
     state.counters["shared_poses"] = counts.sharedPoses;
+    state.counters["shared_blends"] = counts.sharedBlends;
+    state.counters["blending"] = counts.behaviour.blending;
+    state.counters["transitions"] = counts.behaviour.transitions;
+    state.counters["moved"] = counts.behaviour.moved;
     state.counters["dropped"] = counts.dropped;
     for (size_t l = 0; l < counts.perLevel.size(); ++l)
         if (counts.perLevel[l]) state.counters["level" + std::to_string(l)] = counts.perLevel[l];
@@ -387,6 +393,20 @@ void registerFrameBenchmarks(Context& context) {
                             std::to_string(count),
                         c, count >= 4096 ? 2 : 5, count >= 4096 ? 1 : 3);
                 }
+    // Behaviour: the same crowd looping one clip each (the baseline) and wandering (states, cross-
+    // fades, walkers moving), LOD and culling on, both views.
+    for (const char* view : {"overview", "street"})
+        for (uint32_t count : context.quick ? std::vector<uint32_t>{16}
+                                            : std::vector<uint32_t>{1024, 16384, 100000})
+            for (bool wander : {false, true}) {
+                FrameCase c{Technique::Compute, standard, count, true, std::string_view(view) == "street"};
+                c.behaviour = wander ? wanderBehaviour() : loopBehaviour();
+                c.warmUp = true;
+                add(context,
+                    std::string("crowd_behaviour/") + (wander ? "wander/" : "loop/") + view + "/" +
+                        std::to_string(count),
+                    c, count >= 16384 ? 3 : 5, count >= 16384 ? 1 : 3);
+            }
     // Texture sampling: the same textured crowd with and without sampling, LOD and culling on,
     // from the street view (near monsters fill the frame: the most sampled pixels).
     for (uint32_t count : context.quick ? std::vector<uint32_t>{256} : std::vector<uint32_t>{1024, 4096})

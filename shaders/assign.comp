@@ -41,7 +41,7 @@ void main() {
         DrawEntries(f.entries).v[entry] = DrawEntry(v.instance, v.pose, 0u, impostorView(toEye, inst.placement.w));
         return;
     }
-    bool own = v.pose >= f.sharedPoses;
+    bool own = v.pose >= f.sharedPoses + f.blendSlots; // shared: the bucket poses, then the blend table
     bool coarsest = false;
     if (own && pool && !deterministic) {
         if (v.bucket >= counters.v[HORDE_COUNT_DROP_FROM]) {

@@ -30,15 +30,45 @@ layout(buffer_reference, scalar) buffer VisibleInstances { VisibleInstance v[]; 
 
 bool isNull(uvec2 a) { return a.x == 0u && a.y == 0u; }
 
-// An instance's clip time: phase + speed x time, wrapped past the end (inclusive) or clamped. Mirrors clipTime() in
-// engine/anim/reference.cpp.
-float clipTime(ClipRecord clip, InstanceRecord inst, float time) {
-    float t = inst.phase + inst.speed * time;
+// A clip's time at phase + speed x time, wrapped past the end (inclusive) or clamped. Mirrors
+// clipTime() in engine/anim/reference.cpp.
+float clipTimeAt(ClipRecord clip, float phase, float speed, uint loop, float time) {
+    float t = phase + speed * time;
     float d = clip.duration;
     if (d <= 0.0) return 0.0;
-    if (inst.loop == 0u || (t >= 0.0 && t <= d)) return clamp(t, 0.0, d);
+    if (loop == 0u || (t >= 0.0 && t <= d)) return clamp(t, 0.0, d);
     float wrapped = t - d * floor(t / d);
     return wrapped == 0.0 && t > 0.0 ? d : wrapped;
+}
+
+// An instance's own clip time, and that of the clip it fades from.
+float clipTime(ClipRecord clip, InstanceRecord inst, float time) {
+    return clipTimeAt(clip, inst.phase, inst.speed, inst.loop, time);
+}
+float fromClipTime(ClipRecord clip, InstanceRecord inst, float time) {
+    return clipTimeAt(clip, inst.fromPhase, inst.fromSpeed, inst.loop, time);
+}
+
+// The weight of an instance's clip in its cross-fade (its fromClip has the rest): 1 without one.
+float fadeWeight(InstanceRecord inst, float time) {
+    if (inst.fromClip == HORDE_NONE || !(inst.fadeLength > 0.0)) return 1.0;
+    return clamp((time - inst.fadeStart) / inst.fadeLength, 0.0, 1.0);
+}
+
+// A shared blend's key: the clip an instance fades into and its time bucket, the clip it fades
+// from and its bucket, and the fade's weight in HORDE_BLEND_STEPS steps, packed into one word
+// (clips below 255, buckets below 64: the scene gives the table no slots otherwise).
+uint blendKey(uint clip, uint bucket, uint fromClip, uint fromBucket, float weight) {
+    uint step = min(uint(weight * float(HORDE_BLEND_STEPS)), HORDE_BLEND_STEPS - 1u);
+    return (clip << 24u) | (bucket << 18u) | (fromClip << 10u) | (fromBucket << 4u) | step;
+}
+
+// A clip time's bucket of the shared poses, and the time its pose is sampled at (the middle).
+uint timeBucket(ClipRecord clip, float t, uint bucketsPerClip) {
+    return clip.duration > 0.0 ? min(uint(t / clip.duration * float(bucketsPerClip)), bucketsPerClip - 1u) : 0u;
+}
+float bucketTime(ClipRecord clip, uint bucket, uint bucketsPerClip) {
+    return clip.duration * (float(bucket) + 0.5) / float(bucketsPerClip);
 }
 
 // A model-space point of an instance in the world: turned about Y by its yaw, then placed.
@@ -102,7 +132,7 @@ vec3 transformNormal(Affine m, vec3 n) {
 // The atlas view an impostor is drawn from: the baked direction nearest the one from its
 // sphere's centre to the eye, turned into the model's frame (before the instance's heading):
 // azimuth steps around it, elevation steps from its horizon up. Mirrors impostorView() in
-// engine/crowd/cull_reference.cpp.
+// engine/anim/cull_reference.cpp.
 uint impostorView(vec3 toEye, float heading) {
     float c = cos(heading), s = sin(heading);
     vec3 d = vec3(c * toEye.x - s * toEye.z, toEye.y, s * toEye.x + c * toEye.z);

@@ -1,8 +1,8 @@
 #version 460
 // Pass 1, cull: every instance's every-pose sphere against the cull frustum; for the seen ones,
 // the draw's transform, a pose (its own, or one shared by instances of the same clip and time
-// bucket when sharing moves no vertex by more than the allowed pixels), and an entry in the
-// visible list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are
+// bucket, or in a cross-fade of the same blend, when sharing moves no vertex by more than the
+// allowed pixels), and an entry in the visible list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are
 // added to its distance bucket's demand: budget.comp decides from them what the pool can hold,
 // and assign.comp draws. Mirrors cullInstance() in engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
@@ -49,24 +49,63 @@ void main() {
     // bucket of clip time: no vertex moves more than clipSpeed x that.
     uint sharedPose = f.sharedPoses - 1u; // the bind pose
     bool share = inst.clip == HORDE_NONE && lod;
+    Clips clips = Clips(f.clips);
+    float error = 0.0;
+    uint bucket = 0u;
     if (inst.clip != HORDE_NONE) {
-        ClipRecord clip = Clips(f.clips).v[inst.clip];
-        float t = clipTime(clip, inst, pc.time);
-        uint bucket = clip.duration > 0.0 ? min(uint(t / clip.duration * float(f.bucketsPerClip)), f.bucketsPerClip - 1u) : 0u;
+        ClipRecord clip = clips.v[inst.clip];
+        bucket = timeBucket(clip, clipTime(clip, inst, pc.time), f.bucketsPerClip);
         sharedPose = inst.clip * f.bucketsPerClip + bucket;
-        float error = Floats(f.clipSpeed).v[inst.clip] * clip.duration / float(2u * f.bucketsPerClip);
+        error = Floats(f.clipSpeed).v[inst.clip] * clip.duration / float(2u * f.bucketsPerClip);
         share = lod && error * pixelsPerUnit <= pc.lodErrorPixels;
     }
-    // Small enough on screen, an instance is one quad of the atlas, which holds the shared poses.
+    // In a cross-fade, the pose blends two clips: an own pose, or, far enough away, a blend shared
+    // with every instance of the same two buckets and weight step, which rounding both clip times
+    // to their buckets and the weight to its step moves no vertex past the allowed pixels.
+    float fade = fadeWeight(inst, pc.time);
+    uint blend = HORDE_NONE;
+    uint dominant = sharedPose;
+    if (fade < 1.0) {
+        share = false;
+        uint fromBucket = 0u;
+        float fromError = 0.0;
+        uint fromPose = f.sharedPoses - 1u;
+        if (inst.fromClip != HORDE_NONE) {
+            ClipRecord from = clips.v[inst.fromClip];
+            fromBucket = timeBucket(from, fromClipTime(from, inst, pc.time), f.bucketsPerClip);
+            fromPose = inst.fromClip * f.bucketsPerClip + fromBucket;
+            fromError = Floats(f.clipSpeed).v[inst.fromClip] * from.duration / float(2u * f.bucketsPerClip);
+        }
+        dominant = fade >= 0.5 ? sharedPose : fromPose;
+        bool keyed = f.blendSlots > 0u && inst.clip < 255u && inst.fromClip < 255u;
+        if (lod && keyed && (max(error, fromError) + f.blendError) * pixelsPerUnit <= pc.lodErrorPixels)
+            blend = blendKey(inst.clip, bucket, inst.fromClip, fromBucket, fade);
+    }
+    // Small enough on screen, an instance is one quad of the atlas, which holds the shared poses
+    // (a cross-fade's the one its weight leans to).
     bool impostor = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod && 2.0 * radius * pixelsPerUnit <= f.impostorPixels;
+    if (impostor) sharedPose = dominant;
     share = share || impostor;
-    uint pose = f.sharedPoses + instance;
+    if (!share && blend != HORDE_NONE) {
+        // The table's slot for the key; a slot another key took this frame leaves an own pose.
+        uint slot = (blend * 2654435761u) >> (32u - uint(findMSB(f.blendSlots)));
+        uint held = atomicCompSwap(Uints(f.blendKeys).v[slot], HORDE_NONE, blend);
+        if (held == HORDE_NONE || held == blend) {
+            share = true;
+            sharedPose = f.sharedPoses + slot;
+            atomicAdd(counters.v[HORDE_COUNT_BLENDS], 1u);
+        }
+    }
+    uint ownBase = f.sharedPoses + f.blendSlots;
+    uint pose = ownBase + instance;
     if (!share && !deterministic) {
         uint slot = atomicAdd(counters.v[HORDE_COUNT_POSES], 1u);
         share = slot >= f.poseCapacity; // out of own slots: the nearest shared pose still animates
         if (!share) {
             Uints(f.poseInstances).v[slot] = instance;
-            pose = f.sharedPoses + slot;
+            pose = ownBase + slot;
+        } else {
+            sharedPose = dominant;
         }
     } else if (deterministic) {
         atomicAdd(counters.v[HORDE_COUNT_POSES], 1u);
@@ -85,20 +124,20 @@ void main() {
             }
     }
 
-    uint bucket = g.cullFar > 0.0 ? min(uint(centreDistance / g.cullFar * float(HORDE_DISTANCE_BUCKETS)),
-                                        HORDE_DISTANCE_BUCKETS - 1u)
-                                  : 0u;
+    uint distanceBucket = g.cullFar > 0.0 ? min(uint(centreDistance / g.cullFar * float(HORDE_DISTANCE_BUCKETS)),
+                                                HORDE_DISTANCE_BUCKETS - 1u)
+                                          : 0u;
     if (!share && !deterministic && (pc.flags & HORDE_CULL_POOL) != 0u) {
         uint wanted = 0u;
         for (uint m = 0u; m < f.meshCount; ++m)
             wanted += levels.v[meshes.v[m].firstLevel + chosenLevel(meshes.v[m], levels, lod, pixelsPerUnit, pc.lodErrorPixels)]
                           .vertexCount;
         Uints demand = Uints(f.demand);
-        atomicAdd(demand.v[bucket], wanted);
-        atomicAdd(demand.v[HORDE_DISTANCE_BUCKETS + bucket], lod ? f.coarseVertices : wanted);
+        atomicAdd(demand.v[distanceBucket], wanted);
+        atomicAdd(demand.v[HORDE_DISTANCE_BUCKETS + distanceBucket], lod ? f.coarseVertices : wanted);
     }
     uint entry = atomicAdd(counters.v[HORDE_COUNT_SEEN], 1u);
     if (deterministic) entry = instance;
     VisibleInstances(f.visible).v[entry] =
-        VisibleInstance(instance, pose, bucket | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u), pixelsPerUnit);
+        VisibleInstance(instance, pose, distanceBucket | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u), pixelsPerUnit);
 }

@@ -67,6 +67,11 @@ struct ChannelRecord {
     uint pad;
 };
 
+// One instance of a crowd, as every pass reads it. What it plays: `clip` at phase + speed x time
+// (common.glsl clipTime); in a cross-fade, `fromClip` at fromPhase + fromSpeed x time too, whose
+// weight falls from 1 to 0 over [fadeStart, fadeStart + fadeLength] (fadeWeight). The behaviour
+// pass (behaviour.comp) advances the rest each frame and moves the placement; left zero, a record
+// is one clip looping, no fade, no state.
 struct InstanceRecord {
     uint clip; // HORDE_NONE: bind pose
     float phase;
@@ -74,6 +79,61 @@ struct InstanceRecord {
     uint loop;
     vec4 placement; // world x, y, z and yaw in radians
     vec4 tint;
+    uint fromClip;  // the clip fading out; HORDE_NONE: none
+    float fromPhase;
+    float fromSpeed;
+    float fadeStart;
+    float fadeLength; // 0: no fade
+    uint state;       // behaviour state; HORDE_NONE (or past the behaviour's states): none
+    float stateEnd;   // when it ends
+    uint random;      // the instance's random stream
+    float turnRate;   // radians a second
+};
+
+// Behaviour (behaviour.comp, engine/crowd/behaviour.h): one model's states, each with the clips it
+// may play and the transitions out of it.
+#define HORDE_BEHAVIOUR_MAX_STATES 16u
+struct BehaviourStateRecord {
+    uint firstClip;       // into the state-clip list
+    uint clipCount;       // 0: the model has no clip for it, and never enters it
+    uint firstTransition; // into the transition list
+    uint transitionCount; // none: the state follows itself
+    float minSeconds;     // how long it lasts: minSeconds + spanSeconds x a random share
+    float spanSeconds;
+    float turn;           // radians over the state, to a random side
+    uint moves;           // 1: walks at its clip's speed
+};
+
+struct BehaviourTransitionRecord {
+    uint to;
+    float upTo; // taken by a random share below this and at or above the previous transition's
+};
+
+// Per clip: how fast an instance playing it walks (root motion taken out of the clip, or the
+// speed that keeps its planted foot still), in world units per second of clip time, before the
+// instance's heading; and the cross-fade into it, in seconds.
+struct ClipMotionRecord {
+    float velocityX;
+    float velocityZ;
+    float fade; // < 0: the crowd's cross-fade (BehaviourPush.crossfade)
+    uint pad;
+};
+
+struct BehaviourPush {
+    address instances;
+    address states;
+    address stateClips;
+    address transitions;
+    address motion;   // ClipMotionRecord per clip
+    address counters; // the model's counters: HORDE_COUNT_TRANSITIONS and after
+    vec4 area;        // world x0, z0, x1, z1: walkers outside turn back
+    float time;
+    float step;       // seconds since the last frame
+    uint instanceCount;
+    uint stateCount;  // 0: every instance loops its clip (nothing to do)
+    float crossfade;  // seconds, for a clip whose file gives none
+    uint clipCount;
+    address fadeFloors; // float per (clip left, clip entered): the shortest fade without a pop
 };
 
 struct JointRecord {
@@ -86,7 +146,7 @@ struct JointRecord {
 // cull pass, or once at creation for the shared poses). Their dispatches are sized on the GPU.
 struct SamplePush {
     address instances;
-    address poseInstances;
+    address poseInstances; // 0: the slots are the blend table's, their poses in blendKeys
     address clips;
     address channelTable;
     address channels;
@@ -97,8 +157,11 @@ struct SamplePush {
     address counters;   // pose slots in use: counters[countIndex]
     float time;
     uint nodeCount;
-    uint countIndex;
+    uint countIndex;    // counters[countIndex]: slots in use; with blendKeys instead, the table's size
     uint firstSlot;     // slot of poseInstances[0]
+    address blendKeys;  // the shared blends' keys (HORDE_NONE: unused), when poseInstances is 0
+    uint bucketsPerClip;
+    uint pad;
 };
 
 struct PosePush {
@@ -109,8 +172,9 @@ struct PosePush {
     address counters;
     uint nodeCount;
     uint jointCount;
-    uint countIndex;
+    uint countIndex; // counters[countIndex]: slots in use; with blendKeys instead, the table's size
     uint firstSlot;
+    address blendKeys; // blend-table slots: a slot whose key is HORDE_NONE is skipped; 0 for own slots
 };
 
 // One dispatch per (mesh, level): every job of that list skins the level's vertices
@@ -208,7 +272,15 @@ struct MaterialRecord {
 #define HORDE_COUNT_COARSE_FROM 6 // distance bucket from which own-pose instances take coarsest levels
 #define HORDE_COUNT_DROP_FROM 7   // distance bucket from which they are dropped
 #define HORDE_COUNT_IMPOSTORS 8   // instances drawn as impostors (their list is the last)
-#define HORDE_COUNT_HEADER 12
+#define HORDE_COUNT_TRANSITIONS 9 // behaviour: cross-fades begun this frame
+#define HORDE_COUNT_BLENDING 10   // behaviour: instances in a cross-fade
+#define HORDE_COUNT_MOVED 11      // behaviour: instances whose placement changed
+#define HORDE_COUNT_BLENDS 12     // seen instances given a shared blend (a slot of the blend table)
+#define HORDE_COUNT_STATES 16     // behaviour: instances per state, HORDE_BEHAVIOUR_MAX_STATES of them
+#define HORDE_COUNT_HEADER 32
+
+// A shared blend rounds a cross-fade's weight to one of this many steps (common.glsl blendKey).
+#define HORDE_BLEND_STEPS 16u
 
 // The pool's budget (budget.comp): own-pose instances' skinned vertices per distance bucket, at
 // the levels they want and at every mesh's coarsest level, decide how far out instances may keep
@@ -320,6 +392,12 @@ struct CrowdFrame {
     uint coarseVertices;    // every mesh at its coarsest level: what an instance needs at least
     float impostorPixels;   // an instance whose sphere projects this many pixels across or fewer is an impostor
     address impostorDraw;   // VkDrawIndirectCommand: the impostors' quads (six vertices each)
+    // Shared blends: instances in a cross-fade far enough away share a pose sampled once for their
+    // two clips' time buckets and the fade's weight step, kept this frame in a table of blendSlots
+    // keys (HORDE_NONE: free) whose slot s is pose sharedPoses + s; own slots follow it.
+    address blendKeys;
+    uint blendSlots;        // a power of two, at least 2; 0: no sharing of blends
+    float blendError;       // model units a weight step's rounding may move a vertex (and its bound's spread)
 };
 
 // The cull pass, and the assign pass at each of its two stages.
@@ -414,9 +492,13 @@ struct CopyPush {
 // no padding to 16. These sizes and offsets are what the shaders see; a C++ change that breaks
 // one (an 8-byte address after an odd number of 4-byte fields, say) fails here, not on the GPU.
 static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecord) == 16);
-static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 48 && sizeof(JointRecord) == 64);
-static_assert(sizeof(SamplePush) == 96 && offsetof(SamplePush, time) == 80);
-static_assert(sizeof(PosePush) == 56 && offsetof(PosePush, nodeCount) == 40);
+static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 84 && sizeof(JointRecord) == 64);
+static_assert(offsetof(InstanceRecord, fromClip) == 48 && offsetof(InstanceRecord, turnRate) == 80);
+static_assert(sizeof(BehaviourStateRecord) == 32 && sizeof(BehaviourTransitionRecord) == 8 &&
+              sizeof(ClipMotionRecord) == 16);
+static_assert(sizeof(BehaviourPush) == 96 && offsetof(BehaviourPush, area) == 48 && offsetof(BehaviourPush, time) == 64);
+static_assert(sizeof(SamplePush) == 112 && offsetof(SamplePush, time) == 80 && offsetof(SamplePush, blendKeys) == 96);
+static_assert(sizeof(PosePush) == 64 && offsetof(PosePush, nodeCount) == 40 && offsetof(PosePush, blendKeys) == 56);
 static_assert(sizeof(SkinPush) == 112 && offsetof(SkinPush, vertexCount) == 88);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
@@ -426,7 +508,7 @@ static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
-              sizeof(CrowdFrame) == 264);
+              offsetof(CrowdFrame, blendKeys) == 264 && sizeof(CrowdFrame) == 280);
 static_assert(sizeof(ImpostorBakePush) == 120 && offsetof(ImpostorBakePush, sphere) == 72);
 static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);

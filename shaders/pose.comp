@@ -11,7 +11,12 @@ layout(push_constant, scalar) uniform Push { PosePush pc; };
 
 void main() {
     uint id = flatInvocation();
-    if (id >= pc.jointCount * Uints(pc.counters).v[pc.countIndex]) return;
+    // Own slots: as many as the cull pass handed out; the shared-blend table: its size, skipping
+    // the slots no instance claimed this frame.
+    bool table = !isNull(pc.blendKeys);
+    uint slots = table ? pc.countIndex : Uints(pc.counters).v[pc.countIndex];
+    if (id >= pc.jointCount * slots) return;
+    if (table && Uints(pc.blendKeys).v[id / pc.jointCount] == HORDE_NONE) return;
     uint slot = pc.firstSlot + id / pc.jointCount, joint = id % pc.jointCount;
     JointRecord record = JointRecords(pc.joints).v[joint];
     NodeRests rest = NodeRests(pc.rest);

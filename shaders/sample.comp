@@ -1,6 +1,8 @@
 #version 460
-// Pass 2, sample: every (pose slot, node) gets its local transform at its instance's clip time.
-// Mirrors sampleLocals() in engine/anim/reference.cpp.
+// Pass 2, sample: every (pose slot, node) gets its local transform at its instance's clip time,
+// blended in a cross-fade with the clip it fades from; a slot of the shared-blend table gets the
+// blend its key names. Mirrors sampleLocals() and sampleBlendedLocals() in
+// engine/anim/reference.cpp.
 #include "compute.glsl"
 
 layout(push_constant, scalar) uniform Push { SamplePush pc; };
@@ -65,26 +67,60 @@ vec4 sampleChannel(ClipRecord clip, ChannelRecord c, float t) {
     return c.path == 1u ? normalize(r) : r;
 }
 
+struct Trs {
+    vec3 t;
+    vec4 r;
+    vec3 s;
+};
+
+// A node's local transform in `clipIndex` at clip time `time` (its rest where no channel drives it).
+Trs sampleNode(uint clipIndex, float time, uint node, NodeRest rest) {
+    Trs x = Trs(rest.translation.xyz, rest.rotation, rest.scale.xyz);
+    if (clipIndex == HORDE_NONE) return x;
+    ClipRecord clip = Clips(pc.clips).v[clipIndex];
+    Uints table = Uints(pc.channelTable);
+    Channels channels = Channels(pc.channels);
+    uint base = clip.channelTable + node * 3u;
+    uint ct = table.v[base], cr = table.v[base + 1u], cs = table.v[base + 2u];
+    if (ct != HORDE_NONE) x.t = sampleChannel(clip, channels.v[ct], time).xyz;
+    if (cr != HORDE_NONE) x.r = sampleChannel(clip, channels.v[cr], time);
+    if (cs != HORDE_NONE) x.s = sampleChannel(clip, channels.v[cs], time).xyz;
+    return x;
+}
+
+// `a` toward `b` by `w`: translation and scale lerped, rotation by normalised lerp on the shorter
+// arc. Mirrors blendTrs() in engine/anim/reference.cpp.
+Trs blendTrs(Trs a, Trs b, float w) {
+    vec4 to = dot(a.r, b.r) < 0.0 ? -b.r : b.r;
+    return Trs(mix(a.t, b.t, w), normalize(mix(a.r, to, w)), mix(a.s, b.s, w));
+}
+
 void main() {
     uint id = flatInvocation();
-    if (id >= pc.nodeCount * Uints(pc.counters).v[pc.countIndex]) return;
+    bool table = isNull(pc.poseInstances);
+    uint slots = table ? pc.countIndex : Uints(pc.counters).v[pc.countIndex];
+    if (id >= pc.nodeCount * slots) return;
     uint local = id / pc.nodeCount, node = id % pc.nodeCount;
-    uint instance = Uints(pc.poseInstances).v[local];
     NodeRest rest = NodeRests(pc.rest).v[node];
-    vec3 t = rest.translation.xyz;
-    vec4 r = rest.rotation;
-    vec3 s = rest.scale.xyz;
-    InstanceRecord inst = Instances(pc.instances).v[instance];
-    if (inst.clip != HORDE_NONE) {
-        ClipRecord clip = Clips(pc.clips).v[inst.clip];
-        float time = clipTime(clip, inst, pc.time);
-        Uints table = Uints(pc.channelTable);
-        Channels channels = Channels(pc.channels);
-        uint base = clip.channelTable + node * 3u;
-        uint ct = table.v[base], cr = table.v[base + 1u], cs = table.v[base + 2u];
-        if (ct != HORDE_NONE) t = sampleChannel(clip, channels.v[ct], time).xyz;
-        if (cr != HORDE_NONE) r = sampleChannel(clip, channels.v[cr], time);
-        if (cs != HORDE_NONE) s = sampleChannel(clip, channels.v[cs], time).xyz;
+    Trs x;
+    if (table) {
+        // A shared blend: the key names both clips' buckets and the fade's weight step.
+        uint key = Uints(pc.blendKeys).v[local];
+        if (key == HORDE_NONE) return;
+        uint clip = key >> 24u, bucket = (key >> 18u) & 63u, fromClip = (key >> 10u) & 255u, fromBucket = (key >> 4u) & 63u;
+        float weight = (float(key & 15u) + 0.5) / float(HORDE_BLEND_STEPS);
+        Clips clips = Clips(pc.clips);
+        Trs from = sampleNode(fromClip, bucketTime(clips.v[fromClip], fromBucket, pc.bucketsPerClip), node, rest);
+        x = blendTrs(from, sampleNode(clip, bucketTime(clips.v[clip], bucket, pc.bucketsPerClip), node, rest), weight);
+    } else {
+        InstanceRecord inst = Instances(pc.instances).v[Uints(pc.poseInstances).v[local]];
+        float t = inst.clip != HORDE_NONE ? clipTime(Clips(pc.clips).v[inst.clip], inst, pc.time) : 0.0;
+        x = sampleNode(inst.clip, t, node, rest);
+        float weight = fadeWeight(inst, pc.time);
+        if (weight < 1.0) {
+            float ft = inst.fromClip != HORDE_NONE ? fromClipTime(Clips(pc.clips).v[inst.fromClip], inst, pc.time) : 0.0;
+            x = blendTrs(sampleNode(inst.fromClip, ft, node, rest), x, weight);
+        }
     }
-    Affines(pc.locals).v[(pc.firstSlot + local) * pc.nodeCount + node] = fromTrs(t, r, s);
+    Affines(pc.locals).v[(pc.firstSlot + local) * pc.nodeCount + node] = fromTrs(x.t, x.r, x.s);
 }

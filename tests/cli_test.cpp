@@ -1,7 +1,9 @@
 // The horde CLI as users script it: exit codes, the info JSON shape, pose on GPU and CPU.
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sys/wait.h>
 
@@ -329,6 +331,135 @@ TEST(Cli, CrowdStatsJsonHasTheDocumentedShape) {
         EXPECT_GT(f["triangles"].get<int>(), 0);
         EXPECT_GT(f["skinned_vertices"].get<int>(), 0);
         EXPECT_EQ(f["own_poses"].get<int>() + f["shared_poses"].get<int>(), f["visible"].get<int>());
+        int inStates = 0;
+        for (const auto& [name, count] : f["behaviour"]["states"].items()) inStates += count.get<int>();
+        EXPECT_EQ(inStates, 300) << "wander, the default: every monster in one of its states";
+        EXPECT_EQ(f["behaviour"]["states"]["idle"], 0) << "the monster has no idle clip";
+        EXPECT_LE(f["behaviour"]["blending"].get<int>(), 300);
+        EXPECT_TRUE(f["behaviour"]["transitions"].is_number_integer());
+        const int moved = f["behaviour"]["moved"].get<int>();
+        if (&f == &j["frames"].front())
+            EXPECT_EQ(moved, 0) << "nothing moves before the first step";
+        else
+            EXPECT_GT(moved, 100) << "a third walk and a third turn as they walk";
+        EXPECT_LE(moved, 300);
     }
     EXPECT_TRUE(j["median"]["gpu_ms"]["total"].is_number());
+}
+
+namespace {
+
+// The positions of a pose JSON, the monster's one mesh.
+std::vector<std::array<double, 3>> posePositions(const std::filesystem::path& file) {
+    const json j = json::parse(std::ifstream(file));
+    std::vector<std::array<double, 3>> out;
+    for (const json& p : j["meshes"][0]["positions"])
+        out.push_back({p[0].get<double>(), p[1].get<double>(), p[2].get<double>()});
+    return out;
+}
+
+double largestApart(const std::vector<std::array<double, 3>>& a, const std::vector<std::array<double, 3>>& b) {
+    EXPECT_EQ(a.size(), b.size());
+    double worst = 0;
+    for (size_t v = 0; v < std::min(a.size(), b.size()); ++v)
+        for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(a[v][c] - b[v][c]));
+    return worst;
+}
+
+} // namespace
+
+// `pose --blend B@u:w`: the GPU's cross-fade against the reference's; at weight 0 the clip alone,
+// at weight 1 B alone at u, each posed without a blend.
+TEST(Cli, PoseBlendsASecondClipOnTheGpuAsTheReferenceDoes) {
+    horde::test::TempDir dir("horde_cli");
+    const auto path = [&](const char* name) { return dir.path / name; };
+    const std::string walk = "pose monster --clip walk --time 0.3";
+    ASSERT_EQ(runCli(walk + " --blend attack@1.1:0.4 --validation --out " + path("gpu.json").string()).code, 0);
+    ASSERT_EQ(runCli(walk + " --blend attack@1.1:0.4 --cpu --out " + path("cpu.json").string()).code, 0);
+    ASSERT_EQ(runCli(walk + " --blend attack@1.1:0 --cpu --out " + path("w0.json").string()).code, 0);
+    ASSERT_EQ(runCli(walk + " --blend attack@1.1:1 --cpu --out " + path("w1.json").string()).code, 0);
+    ASSERT_EQ(runCli(walk + " --cpu --out " + path("walk.json").string()).code, 0);
+    ASSERT_EQ(runCli("pose monster --clip attack --time 1.1 --cpu --out " + path("attack.json").string()).code, 0);
+    const auto gpu = posePositions(path("gpu.json")), cpu = posePositions(path("cpu.json"));
+    EXPECT_LT(largestApart(gpu, cpu), 1e-4 * 2.7); // the monster's bounding radius is about 2.7
+    // The JSON's numbers are single precision.
+    EXPECT_LT(largestApart(posePositions(path("w0.json")), posePositions(path("walk.json"))), 1e-6);
+    EXPECT_LT(largestApart(posePositions(path("w1.json")), posePositions(path("attack.json"))), 1e-6);
+    EXPECT_GT(largestApart(cpu, posePositions(path("walk.json"))), 1e-3);
+    EXPECT_GT(largestApart(cpu, posePositions(path("attack.json"))), 1e-3);
+
+    CliRun noClip = runCli(walk + " --blend nothing@1:0.5 --cpu --out " + path("x.json").string(), true);
+    EXPECT_EQ(noClip.code, 2) << noClip.out;
+    EXPECT_NE(noClip.out.find("no clip named 'nothing' (--blend)"), std::string::npos) << noClip.out;
+    EXPECT_NE(runCli(walk + " --blend attack --cpu --out " + path("x.json").string()).code, 0);
+    EXPECT_NE(runCli(walk + " --blend attack@1:1.5 --cpu --out " + path("x.json").string()).code, 0);
+}
+
+// Each clip's role and motion in `info --json`: the monster's walk plays in place (no root motion)
+// and walks at the speed its stride gives, one stride a cycle of its one-second clip.
+TEST(Cli, InfoJsonGivesEachClipsRoleAndMotion) {
+    CliRun r = runCli("info monster --json");
+    ASSERT_EQ(r.code, 0);
+    const json clips = json::parse(r.out)["clips"];
+    ASSERT_EQ(clips.size(), 2u);
+    const json& walk = clips[0];
+    EXPECT_EQ(walk["role"], "walk");
+    EXPECT_EQ(walk["root_motion"]["distance"].get<double>(), 0.0);
+    EXPECT_DOUBLE_EQ(walk["root_motion"]["duration"].get<double>(), 1.0);
+    EXPECT_GT(walk["speed"].get<double>(), 0.0);
+    EXPECT_NEAR(walk["stride"].get<double>(), walk["speed"].get<double>() * 1.0, 1e-6);
+    EXPECT_GE(walk["planted_drift"].get<double>(), 0.0);
+    const json& attack = clips[1];
+    EXPECT_EQ(attack["role"], "other");
+    EXPECT_FALSE(attack.contains("speed")) << "only walks and runs have a speed";
+}
+
+// `crowd --video`: an animated WebP (RIFF, a VP8X header with the animation flag, an ANIM chunk),
+// one ANMF frame per frame drawn, the first the whole picture, each a thirtieth of a second long.
+TEST(Cli, CrowdVideoIsAnAnimatedWebpOfEveryFrame) {
+    horde::test::TempDir dir("horde_cli");
+    const auto video = dir.path / "crowd.webp";
+    CliRun r = runCli("crowd --headless --count 64 --frames 3 --width 320 --height 200 --validation --out " +
+                          (dir.path / "crowd.png").string() + " --video " + video.string(),
+                      true);
+    ASSERT_EQ(r.code, 0) << r.out;
+    std::ifstream file(video, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_GE(bytes.size(), 30u);
+    const auto le = [&](size_t at, int n) {
+        uint32_t v = 0;
+        for (int k = 0; k < n; ++k) v |= uint32_t(uint8_t(bytes[at + k])) << (8 * k);
+        return v;
+    };
+    EXPECT_EQ(bytes.substr(0, 4), "RIFF");
+    EXPECT_EQ(le(4, 4) + 8, bytes.size());
+    EXPECT_EQ(bytes.substr(8, 4), "WEBP");
+    int frames = 0;
+    bool anim = false;
+    for (size_t at = 12; at + 8 <= bytes.size();) {
+        const std::string fourcc = bytes.substr(at, 4);
+        const uint32_t size = le(at + 4, 4);
+        ASSERT_LE(at + 8 + size, bytes.size()) << fourcc;
+        if (fourcc == "VP8X") {
+            EXPECT_NE(bytes[at + 8] & 0x02, 0) << "the animation flag";
+            EXPECT_EQ(le(at + 12, 3) + 1, 320u);
+            EXPECT_EQ(le(at + 15, 3) + 1, 200u);
+        }
+        anim = anim || fourcc == "ANIM";
+        if (fourcc == "ANMF") {
+            ++frames;
+            // Later frames may be cut to the rectangle that changed, always within the picture.
+            const uint32_t x = 2 * le(at + 8, 3), y = 2 * le(at + 11, 3);
+            const uint32_t width = le(at + 14, 3) + 1, height = le(at + 17, 3) + 1;
+            EXPECT_LE(x + width, 320u) << "frame " << frames;
+            EXPECT_LE(y + height, 200u) << "frame " << frames;
+            if (frames == 1) {
+                EXPECT_EQ(width * height, 320u * 200u);
+            }
+            EXPECT_EQ(le(at + 20, 3), 33u) << "frame " << frames;
+        }
+        at += 8 + size + (size & 1u);
+    }
+    EXPECT_TRUE(anim);
+    EXPECT_EQ(frames, 3);
 }

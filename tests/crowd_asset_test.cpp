@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <string>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/motion_bounds.h"
+#include "anim/reference.h"
 #include "crowd/crowd_asset.h"
 #include "crowd/memory_plan.h"
 #include "lod_checks.h"
@@ -168,10 +171,11 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(plan.jobCapacity, 4u + 65u);       // own poses and shared poses
     EXPECT_EQ(plan.chunkInstances, 10u);         // not brute force: no chunks
     EXPECT_EQ(plan.vertexCapacity, 69u * 4u);    // every pose's level 0, under the 8 M budget
-    EXPECT_EQ(plan.counterCount, 12u + 2u + 2u); // header, 2 material slots, 2 per list
+    EXPECT_EQ(plan.counterCount, 32u + 2u + 2u); // header, 2 material slots, 2 per list
+    EXPECT_EQ(plan.blendSlots, 0u);              // nothing cross-fades
     EXPECT_EQ(plan.drawCommands, 4u);            // 2 slots x 2 commands a mesh
     const PartPlan::Bytes& b = plan.bytes;
-    EXPECT_EQ(b.counters, 64u);
+    EXPECT_EQ(b.counters, 144u);
     EXPECT_EQ(b.entries, 10u * 16u); // one mesh: one entry an instance, whatever its level
     EXPECT_EQ(b.sharedRequests, 780u * 4u);
     EXPECT_EQ(b.jobs, 69u * 8u);
@@ -187,8 +191,19 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.demand, 2u * 256u * 4u);   // wanted and coarsest vertices per distance bucket
     EXPECT_EQ(b.listStarts, 2u * 2u * 4u); // a start and a fill cursor: the one list and the impostors'
     EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
-    EXPECT_EQ(planBytes(plan), 64u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 16u);
+    EXPECT_EQ(b.blendKeys, 4u);            // a word, though no slot uses it
+    EXPECT_EQ(planBytes(plan), 144u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
+                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 16u + 4u);
+
+    // Cross-fading, the shared-blend table takes its 16 slots (the fewest) beside the 65 bucket
+    // poses: their palettes, their requests and their skin jobs.
+    const PartPlan blends =
+        planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4, .blends = true}, 1u << 23);
+    EXPECT_EQ(blends.blendSlots, 16u);
+    EXPECT_EQ(blends.poses, 65u + 16u + 4u);
+    EXPECT_EQ(blends.sharedCount, (65u + 16u) * 12u);
+    EXPECT_EQ(blends.jobCapacity, 4u + 65u + 16u);
+    EXPECT_EQ(blends.bytes.blendKeys, 16u * 4u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {
@@ -306,4 +321,45 @@ TEST(CrowdAsset, LevelErrorsAreMeasuredWhereNodesAndBindTransformsDrawTheMesh) {
             EXPECT_GT(asset.cullLevels[expected.levels.size() - 1].error, 0.05f)
                 << label << ": the coarsest level of a tube of radius 1 (drawn, not stored, units)";
         }
+}
+
+// A shared blend (shaders/cull.comp) rounds both clip times to the middle of their buckets and the
+// fade's weight to the middle of its step. Over random fades of the monster, that moves no vertex
+// further from the true blend than the cull pass allows for it: half a bucket at the faster clip's
+// speed, plus blendError for the weight.
+TEST(CrowdAsset, ASharedBlendStaysWithinItsBound) {
+    const Model& model = monster();
+    const CrowdAsset asset = buildCrowdAsset(model, {});
+    ASSERT_GT(asset.blendError, 0.0f);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const uint32_t buckets = asset.bucketsPerClip;
+    auto bucketMiddle = [&](int32_t clip, double t) {
+        const double d = model.clips[size_t(clip)].duration;
+        const uint32_t b = std::min(uint32_t(t / d * buckets), buckets - 1);
+        return double(float(d) * (float(b) + 0.5f) / float(buckets));
+    };
+    double worstShare = 0.0;
+    for (int k = 0; k < 40; ++k) {
+        const int32_t a = int32_t(rng() % model.clips.size()), b = int32_t(rng() % model.clips.size());
+        const double ta = unit(rng) * model.clips[size_t(a)].duration, tb = unit(rng) * model.clips[size_t(b)].duration;
+        const double w = unit(rng);
+        const Blend exactBlend{b, tb, w}, sharedBlend{b, bucketMiddle(b, tb),
+                                                      (std::min(std::floor(w * HORDE_BLEND_STEPS), HORDE_BLEND_STEPS - 1.0) + 0.5) /
+                                                          HORDE_BLEND_STEPS};
+        const std::vector<PosedMesh> exact = poseModel(model, Playback{a, ta, 0.0, true}, 0.0, {}, &exactBlend);
+        const std::vector<PosedMesh> shared =
+            poseModel(model, Playback{a, bucketMiddle(a, ta), 0.0, true}, 0.0, {}, &sharedBlend);
+        double moved = 0.0;
+        for (size_t m = 0; m < exact.size(); ++m)
+            for (size_t v = 0; v < exact[m].positions.size(); ++v)
+                moved = std::max(moved, glm::length(exact[m].positions[v] - shared[m].positions[v]));
+        const double timeError = std::max(double(asset.clipSpeed[size_t(a)]) * model.clips[size_t(a)].duration,
+                                          double(asset.clipSpeed[size_t(b)]) * model.clips[size_t(b)].duration) /
+                                 (2.0 * buckets);
+        const double bound = timeError + asset.blendError;
+        EXPECT_LE(moved, bound) << "clips " << a << " at " << ta << " and " << b << " at " << tb << ", weight " << w;
+        worstShare = std::max(worstShare, moved / bound);
+    }
+    std::printf("shared blends: worst %.0f%% of their bound\n", 100.0 * worstShare);
 }

@@ -40,6 +40,7 @@ class CrowdTest : public test::VulkanTest {
         s.cull = cull;
         s.lod = lod;
         s.layout.kind = Layout::Grid;
+        s.behaviour = loopBehaviour();
         return s;
     }
 
@@ -380,4 +381,57 @@ TEST_F(CrowdTest, TexturedCrowdRecordsTheSameCommandsAtAnySize) {
     }
     EXPECT_EQ(commands[0], commands[1]);
     EXPECT_EQ(commands[1], commands[2]);
+}
+
+// The behaviour pass against its CPU mirror (crowd/behaviour.h) over 200 frames of a wandering
+// crowd, from the instances the scene started: the same states, clips, phases, cross-fades and
+// timers exactly, every 25 frames; placements and headings within rounding (the GPU's sine,
+// cosine and division are not exact).
+TEST_F(CrowdTest, TheBehaviourPassEqualsItsCpuMirrorFrameByFrame) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    CrowdSettings s = settings();
+    s.behaviour = wanderBehaviour();
+    s.layout.kind = Layout::Scatter;
+    s.count = 64;
+    CrowdScene scene(device(), models, s);
+    const CrowdAsset& asset = crowdModel_->asset();
+    std::vector<gpu::InstanceRecord> cpu(scene.instancesOf(crowdModel_.get()).begin(),
+                                         scene.instancesOf(crowdModel_.get()).end());
+    const BehaviourTables tables = resolveBehaviour(s.behaviour, *model_, asset.clipRoles, asset.playedClips);
+    std::vector<gpu::ClipMotionRecord> motion;
+    for (size_t c = 0; c < model_->clips.size(); ++c)
+        motion.push_back({asset.clipVelocity[c].x, asset.clipVelocity[c].y, model_->clips[c].transition, 0});
+    const Bounds placed = scene.placementBounds();
+    const glm::vec4 area(placed.min.x, placed.min.z, placed.max.x, placed.max.z);
+    uint32_t transitions = 0;
+    float previous = 0.0f;
+    for (int f = 0; f < 200; ++f) {
+        const float time = float(f) / 30.0f;
+        device().immediate([&](VkCommandBuffer cmd) { scene.recordAnimation(cmd, 0, time, ViewCamera{}); });
+        BehaviourCounts counts;
+        behaviourStep(cpu, tables, motion, asset.fadeFloors, {time, f ? time - previous : 0.0f, area, s.crossfadeSeconds}, &counts);
+        transitions += counts.transitions;
+        previous = time;
+        if (f % 25 != 24) continue;
+        const std::vector<gpu::InstanceRecord> gpu = scene.readInstances(0);
+        for (size_t i = 0; i < cpu.size(); ++i) {
+            SCOPED_TRACE("frame " + std::to_string(f) + ", instance " + std::to_string(i));
+            const gpu::InstanceRecord &a = gpu[i], &b = cpu[i];
+            ASSERT_EQ(a.state, b.state);
+            ASSERT_EQ(a.clip, b.clip);
+            EXPECT_EQ(a.phase, b.phase);
+            EXPECT_EQ(a.fromClip, b.fromClip);
+            if (b.fromClip != HORDE_NONE) {
+                EXPECT_EQ(a.fromPhase, b.fromPhase);
+            }
+            EXPECT_EQ(a.fadeStart, b.fadeStart);
+            EXPECT_EQ(a.fadeLength, b.fadeLength);
+            EXPECT_EQ(a.stateEnd, b.stateEnd);
+            EXPECT_EQ(a.random, b.random);
+            EXPECT_NEAR(a.placement.x, b.placement.x, 1e-3f);
+            EXPECT_NEAR(a.placement.z, b.placement.z, 1e-3f);
+            EXPECT_NEAR(a.placement.w, b.placement.w, 1e-3f);
+        }
+    }
+    EXPECT_GT(transitions, 20u) << "64 wanderers change state many times in 6.7 s";
 }

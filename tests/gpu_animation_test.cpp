@@ -156,7 +156,19 @@ class GpuAnimationTest : public test::VulkanTest {
                                   r.loop != 0};
                 const Clip* clip = playback.clip >= 0 ? &model.clips[playback.clip] : nullptr;
                 std::vector<glm::dmat4> locals(nodes), models(nodes), reference;
-                sampleLocals(model, clip, clip ? clipTime(*clip, playback, time) : 0.0, locals);
+                const double t = clip ? clipTime(*clip, playback, time) : 0.0;
+                const double weight = r.fromClip == HORDE_NONE || !(r.fadeLength > 0.0f)
+                                          ? 1.0
+                                          : std::clamp((double(time) - r.fadeStart) / r.fadeLength, 0.0, 1.0);
+                if (weight < 1.0) {
+                    // The clip it fades from, blended toward its own by the fade's weight.
+                    const Playback from{int32_t(r.fromClip), double(r.fromPhase), double(r.fromSpeed), r.loop != 0};
+                    const Clip& fromClip = model.clips[r.fromClip];
+                    sampleBlendedLocals(model, &fromClip, clipTime(fromClip, from, time), Blend{playback.clip, t, weight},
+                                        locals);
+                } else {
+                    sampleLocals(model, clip, t, locals);
+                }
                 localToModel(model, locals, models);
                 for (size_t m = 0; m < model.meshes.size(); ++m) {
                     const Mesh& mesh = model.meshes[m];
@@ -224,6 +236,24 @@ class GpuAnimationTest : public test::VulkanTest {
         return out;
     }
 };
+
+// Cross-fades: every instance fades from one clip into another (or into the bind pose), at
+// weights across the fade, each joint blended as the reference blends it.
+TEST_F(GpuAnimationTest, CrossFadesMatchTheReference) {
+    GpuMeshAllocator allocator(device());
+    Model model = buildMonster(allocator);
+    std::vector<gpu::InstanceRecord> instances = randomInstances(model, 32, 11);
+    for (size_t i = 0; i < instances.size(); ++i) {
+        gpu::InstanceRecord& r = instances[i];
+        r.fromClip = uint32_t(i % model.clips.size());
+        r.fromPhase = 0.1f * float(i);
+        r.fromSpeed = 1.25f;
+        r.fadeLength = 0.5f;
+        r.fadeStart = -0.45f + 0.03f * float(i); // at time 0, weights from 0.9 down to 0
+    }
+    const float times[] = {0.0f, 0.2f};
+    compareEverySkinning(model, "monster cross-fades", instances, times);
+}
 
 TEST_F(GpuAnimationTest, MonsterMatchesTheReference) {
     GpuMeshAllocator allocator(device());

@@ -54,6 +54,7 @@ class ImpostorTest : public test::VulkanTest {
 
     CrowdSettings settings(bool impostors, float lodErrorPixels) const {
         CrowdSettings s;
+        s.behaviour = loopBehaviour();
         s.impostors = impostors;
         s.lod = impostors; // meshes at their full level
         s.cull = false;

@@ -127,3 +127,49 @@ TEST(Skinning, BlendsPositionsAndKeepsNormalsPerpendicular) {
     EXPECT_NEAR(n[0].x, expected.x, 1e-7);
     EXPECT_NEAR(n[0].y, expected.y, 1e-7);
 }
+
+// A cross-fade on a two-joint model, worked out by hand. Joint A (the root) and B, 1 above it.
+// Clip "a" holds the rest; clip "b" turns A a quarter about +z (its quaternion written negated:
+// the same rotation on the longer arc), moves B to 2 above A and scales it twice. At weight w
+// toward b: A's rotation is the normalised lerp q = (0, 0, w s, 1 - w + w s), s = sqrt(1/2),
+// turning theta = 2 atan2(w s, 1 - w + w s); B stands at (0, 1 + w, 0) in A's frame and scales
+// 1 + w. So B's origin is at R(theta) (0, 1 + w, 0) and B's point (1, 0, 0) at
+// R(theta) (1 + w, 1 + w, 0). The key holds sqrt(1/2) as a float, so the hand's exact root is
+// met within 1e-7.
+TEST(Blend, TwoJointCrossFadeByHand) {
+    Model model;
+    model.nodes = {Node{"A"}, Node{"B", 0, glm::vec3(0, 1, 0)}};
+    const float s = std::sqrt(0.5f);
+    Clip a = clipOf(1.0f), b = clipOf(1.0f);
+    a.name = "a";
+    b.name = "b";
+    a.channels.push_back(Channel{1, ChannelPath::Translation, Interpolation::Linear, {0.0f}, {glm::vec4(0, 1, 0, 0)}});
+    b.channels.push_back(Channel{0, ChannelPath::Rotation, Interpolation::Linear, {0.0f}, {glm::vec4(0, 0, -s, -s)}});
+    b.channels.push_back(Channel{1, ChannelPath::Translation, Interpolation::Linear, {0.0f}, {glm::vec4(0, 2, 0, 0)}});
+    b.channels.push_back(Channel{1, ChannelPath::Scale, Interpolation::Linear, {0.0f}, {glm::vec4(2, 2, 2, 0)}});
+    model.clips = {a, b};
+    for (double w : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        SCOPED_TRACE(w);
+        std::vector<glm::dmat4> locals(2), models(2);
+        sampleBlendedLocals(model, &model.clips[0], 0.5, Blend{1, 0.5, w}, locals);
+        localToModel(model, locals, models);
+        const double ds = std::sqrt(0.5), theta = 2.0 * std::atan2(w * ds, 1.0 - w + w * ds);
+        const double c = std::cos(theta), sn = std::sin(theta), grow = 1.0 + w;
+        const glm::dvec3 origin(models[1] * glm::dvec4(0, 0, 0, 1)), point(models[1] * glm::dvec4(1, 0, 0, 1));
+        EXPECT_NEAR(origin.x, -grow * sn, 1e-7);
+        EXPECT_NEAR(origin.y, grow * c, 1e-7);
+        EXPECT_NEAR(point.x, grow * c - grow * sn, 1e-7);
+        EXPECT_NEAR(point.y, grow * sn + grow * c, 1e-7);
+        EXPECT_NEAR(point.z, 0.0, 1e-7);
+    }
+    // Weight 0 is clip a alone, 1 clip b alone: the blend meets each clip's own sampling.
+    for (double w : {0.0, 1.0}) {
+        std::vector<glm::dmat4> blended(2), alone(2);
+        sampleBlendedLocals(model, &model.clips[0], 0.5, Blend{1, 0.5, w}, blended);
+        sampleLocals(model, &model.clips[w == 0.0 ? 0 : 1], 0.5, alone);
+        for (int n = 0; n < 2; ++n)
+            for (int col = 0; col < 4; ++col)
+                for (int row = 0; row < 4; ++row)
+                    EXPECT_NEAR(blended[n][col][row], alone[n][col][row], 1e-7);
+    }
+}

@@ -57,6 +57,7 @@ struct WindowCrowd {
         CrowdSettings s;
         s.count = 16;
         s.layout.kind = Layout::Grid;
+        s.behaviour = loopBehaviour();
         s.ground = true;
         return s;
     }

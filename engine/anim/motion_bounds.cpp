@@ -22,8 +22,7 @@ namespace {
 // The speed between two samples is the chord over the time between them on average; within the
 // gap it peaks higher: cubic keys with flat tangents (smoothstep) peak at 1.5 times their mean
 // speed, an arc is longer than its chord, and nlerp turns fastest half-way. A factor of 2 covers
-// these with room for a parent and a child turning together.
-constexpr double kSpeedSafety = 2.0;
+// these with room for a parent and a child turning together (kSpeedSafety, motion_bounds.h).
 
 // A stepped key changes its value at its time. It is sampled there and a hair before, so that the
 // jump fills a gap of its own: that gap is padded like any other (the jump is a displacement)
@@ -130,11 +129,13 @@ double distance2(glm::dvec3 a, glm::dvec3 b) { return glm::dot(a - b, a - b); }
 // padded as argued above), and the largest displacement between two consecutive samples over
 // the time between them.
 struct ClipReach {
-    double distance = 0.0, speed = 0.0;
+    double distance = 0.0, speed = 0.0, displacement = 0.0;
 };
 
-ClipReach reach(Poser& poser, const Clip& clip, const std::vector<Sample>& samples, glm::dvec3 center) {
+ClipReach reach(Poser& poser, const Clip& clip, const std::vector<Sample>& samples, glm::dvec3 center,
+                const std::vector<glm::dvec3>& bind) {
     ClipReach r;
+    double displacement2 = 0.0;
     std::vector<glm::dvec3> previous;
     std::vector<double> previousOut2; // each vertex's squared distance from the centre at the last sample
     for (size_t i = 0; i < samples.size(); ++i) {
@@ -150,20 +151,24 @@ ClipReach reach(Poser& poser, const Clip& clip, const std::vector<Sample>& sampl
             if (2.0 * (farther2 + moved2) > r.distance * r.distance)
                 r.distance = std::max(r.distance, std::sqrt(farther2) + std::sqrt(moved2));
             step2 = std::max(step2, moved2);
+            displacement2 = std::max(displacement2, distance2(now[v], bind[v]));
             previousOut2[v] = out2;
         }
         if (i > 0 && !samples[i].jump) r.speed = std::max(r.speed, std::sqrt(step2) / (samples[i].time - samples[i - 1].time));
         previous = now;
     }
+    r.displacement = std::sqrt(displacement2);
     return r;
 }
 
 } // namespace
 
-MotionBounds motionBounds(const Model& model, uint32_t samplesPerClip) {
+MotionBounds motionBounds(const Model& model, uint32_t samplesPerClip, const std::vector<bool>& played) {
     Poser poser(model);
+    auto plays = [&](size_t c) { return played.empty() || played[c]; };
     std::vector<std::vector<Sample>> samples;
-    for (const Clip& clip : model.clips) samples.push_back(sampleTimes(clip, samplesPerClip));
+    for (size_t c = 0; c < model.clips.size(); ++c)
+        samples.push_back(plays(c) ? sampleTimes(model.clips[c], samplesPerClip) : std::vector<Sample>{});
 
     // Two passes over the poses: the centre first, then the distances from it; holding every
     // pose instead would cost memory in proportion to vertices times samples.
@@ -174,6 +179,7 @@ MotionBounds motionBounds(const Model& model, uint32_t samplesPerClip) {
     MotionBounds bounds;
     if (box.lo.x > box.hi.x) { // no vertices
         bounds.clipSpeed.assign(model.clips.size(), 0.0f);
+        bounds.sampledSpeed.assign(model.clips.size(), 0.0f);
         return bounds;
     }
     bounds.poseBox = {glm::vec3(box.lo), glm::vec3(box.hi)};
@@ -183,10 +189,13 @@ MotionBounds motionBounds(const Model& model, uint32_t samplesPerClip) {
     double radius2 = 0.0;
     for (const glm::dvec3& p : poser.pose(nullptr, 0.0)) radius2 = std::max(radius2, distance2(p, center));
     double radius = std::sqrt(radius2);
+    const std::vector<glm::dvec3> bind = poser.pose(nullptr, 0.0);
     for (size_t c = 0; c < model.clips.size(); ++c) {
-        ClipReach r = reach(poser, model.clips[c], samples[c], center);
+        ClipReach r = reach(poser, model.clips[c], samples[c], center, bind);
         radius = std::max(radius, r.distance);
+        bounds.displacement = std::max(bounds.displacement, float(r.displacement));
         bounds.clipSpeed.push_back(float(r.speed * kSpeedSafety));
+        bounds.sampledSpeed.push_back(float(r.speed));
     }
     bounds.sphere.radius = std::nextafter(float(radius), std::numeric_limits<float>::infinity());
     return bounds;

@@ -82,7 +82,7 @@ glm::dvec4 sampleChannel(const Clip& clip, const Channel& c, double t) {
     return key(c, i, 1);
 }
 
-void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals) {
+std::vector<TrsD> sampleTrs(const Model& model, const Clip* clip, double t) {
     std::vector<TrsD> trs(model.nodes.size());
     for (size_t n = 0; n < model.nodes.size(); ++n) trs[n] = restTrs(model.nodes[n]);
     if (clip) {
@@ -96,7 +96,30 @@ void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm:
             }
         }
     }
+    return trs;
+}
+
+TrsD blendTrs(const TrsD& a, const TrsD& b, double weight) {
+    TrsD out;
+    out.translation = a.translation + (b.translation - a.translation) * weight;
+    out.scale = a.scale + (b.scale - a.scale) * weight;
+    // q and -q are one rotation: blend toward whichever lies on the shorter arc.
+    const glm::dquat to = glm::dot(a.rotation, b.rotation) < 0.0 ? -b.rotation : b.rotation;
+    out.rotation = glm::normalize(a.rotation + (to - a.rotation) * weight);
+    return out;
+}
+
+void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals) {
+    const std::vector<TrsD> trs = sampleTrs(model, clip, t);
     for (size_t n = 0; n < model.nodes.size(); ++n) locals[n] = toMatrix(trs[n]);
+}
+
+void sampleBlendedLocals(const Model& model, const Clip* clip, double t, const Blend& blend,
+                         std::span<glm::dmat4> locals) {
+    const std::vector<TrsD> a = sampleTrs(model, clip, t);
+    const std::vector<TrsD> b =
+        sampleTrs(model, blend.clip >= 0 ? &model.clips[size_t(blend.clip)] : nullptr, blend.time);
+    for (size_t n = 0; n < model.nodes.size(); ++n) locals[n] = toMatrix(blendTrs(a[n], b[n], blend.weight));
 }
 
 void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models) {
@@ -171,10 +194,15 @@ void skinMeshWith(const SkinOptions& skin, const Mesh& mesh, std::span<const glm
     skinMeshDualQuaternion(mesh, joints, positions, normals, skin.influences);
 }
 
-std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time, const SkinOptions& skin) {
+std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time, const SkinOptions& skin,
+                                 const Blend* blend) {
     const Clip* clip = playback.clip >= 0 ? &model.clips[playback.clip] : nullptr;
     std::vector<glm::dmat4> locals(model.nodes.size()), models(model.nodes.size()), palette;
-    sampleLocals(model, clip, clip ? clipTime(*clip, playback, time) : 0.0, locals);
+    const double t = clip ? clipTime(*clip, playback, time) : 0.0;
+    if (blend)
+        sampleBlendedLocals(model, clip, t, *blend, locals);
+    else
+        sampleLocals(model, clip, t, locals);
     localToModel(model, locals, models);
     std::vector<PosedMesh> out(model.meshes.size());
     for (size_t m = 0; m < model.meshes.size(); ++m) {

@@ -38,8 +38,23 @@ TrsD restTrs(const Node& node);
 double clipTime(const Clip& clip, const Playback& playback, double time);
 glm::dvec4 sampleChannel(const Clip& clip, const Channel& channel, double t);
 
+// A second clip blended over an instance's own: `clip` at its clip time `time`, with `weight` (0:
+// the instance's clip alone, 1: this one alone). A cross-fade is one (behaviour.comp).
+struct Blend {
+    int32_t clip = -1; // -1: the bind pose
+    double time = 0.0;
+    double weight = 0.0;
+};
+
 // sample.comp: every node's local transform at clip time t (rest values where no channel drives it).
 void sampleLocals(const Model& model, const Clip* clip, double t, std::span<glm::dmat4> locals);
+// sample.comp in a cross-fade: `clip` at `t` blended per node toward `blend`: translation and
+// scale lerped, rotation by normalised lerp on the shorter arc.
+void sampleBlendedLocals(const Model& model, const Clip* clip, double t, const Blend& blend,
+                         std::span<glm::dmat4> locals);
+// Each node's local translation, rotation and scale, the matrices' source.
+std::vector<TrsD> sampleTrs(const Model& model, const Clip* clip, double t);
+TrsD blendTrs(const TrsD& a, const TrsD& b, double weight);
 // pose.comp, first half: local -> model space, each node walking its own parent chain (as the GPU does).
 void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models);
 // pose.comp, second half: palette = model(joint) x inverse bind. Static meshes use their node with identity.
@@ -63,8 +78,9 @@ struct PosedMesh {
     std::vector<glm::dvec3> positions;
     std::vector<glm::dvec3> normals;
 };
+// With `blend`, its clip blended over the playback's (sampleBlendedLocals).
 std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time,
-                                 const SkinOptions& skin = {});
+                                 const SkinOptions& skin = {}, const Blend* blend = nullptr);
 
 // Bounds of every mesh's vertices in the bind pose, in model space.
 Bounds bindPoseBounds(const Model& model);

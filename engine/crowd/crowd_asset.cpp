@@ -5,7 +5,9 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "anim/fade_floor.h"
 #include "anim/reference.h"
+#include "anim/stride.h"
 #include "crowd/view.h"
 
 namespace horde {
@@ -26,7 +28,9 @@ LodChain sourceOnly(const Mesh& mesh) {
 }
 
 MotionBounds bindPoseOnly(const Bounds& bind, size_t clips) {
-    return {{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f), bind};
+    MotionBounds m{{bind.center(), bind.radius()}, std::vector<float>(clips, 0.0f), bind};
+    m.sampledSpeed.assign(clips, 0.0f);
+    return m;
 }
 
 // The farthest a corner of `world` lies from the vertical axis through the placement.
@@ -97,7 +101,9 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     asset.bucketsPerClip = std::max(options.bucketsPerClip, 1u);
 
     const Bounds bind = bindPoseBounds(model);
-    asset.motion = options.crowd ? motionBounds(model) : bindPoseOnly(bind, model.clips.size());
+    asset.clipRoles = options.crowd ? clipRoles(model) : std::vector<ClipRole>(model.clips.size(), ClipRole::Other);
+    asset.playedClips = playedClips(model, asset.clipRoles, options.clips);
+    asset.motion = options.crowd ? motionBounds(model, 64, asset.playedClips) : bindPoseOnly(bind, model.clips.size());
     asset.worldBindBounds = toWorld(bind, asset.axesToWorld);
     asset.footprint = groundReach(toWorld(asset.motion.poseBox, asset.axesToWorld));
     asset.worldSphere = glm::vec4(glm::vec3(asset.axesToWorld * glm::vec4(asset.motion.sphere.center, 1.0f)),
@@ -113,6 +119,22 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     asset.clipSpeed = asset.motion.clipSpeed;
     for (float& speed : asset.clipSpeed)
         speed *= options.scale;
+    for (size_t c = 0; c < model.clips.size(); ++c) {
+        const Clip& clip = model.clips[c];
+        glm::vec3 velocity(0.0f);
+        const bool walks = asset.clipRoles[c] == ClipRole::Walk || asset.clipRoles[c] == ClipRole::Run;
+        if (clip.travel != glm::vec3(0.0f) && clip.duration > 0.0f)
+            velocity = clip.travel / clip.duration;
+        else if (options.crowd && walks && asset.playedClips[c])
+            velocity = measureStride(model, clip).velocity;
+        const glm::vec3 world = glm::vec3(asset.axesToWorld * glm::vec4(velocity, 0.0f));
+        asset.clipVelocity.emplace_back(world.x, world.z);
+    }
+    asset.blendError = float(M_PI) * asset.motion.displacement * options.scale / float(2 * HORDE_BLEND_STEPS);
+    asset.fadeFloors = options.crowd ? fadeFloors(model, asset.playedClips)
+                                     : std::vector<float>(model.clips.size() * model.clips.size(), 0.0f);
+    // A fade takes the same seconds at any speed while the clips slow: the slowest sets the floor.
+    for (float& floor : asset.fadeFloors) floor /= kSlowestPlayback;
     return asset;
 }
 

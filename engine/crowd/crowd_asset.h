@@ -9,6 +9,7 @@
 
 #include "anim/motion_bounds.h"
 #include "anim/tables.h"
+#include "crowd/clip_roles.h"
 #include "model/lod.h"
 #include "model/model.h"
 #include "shaders/gpu_types.h"
@@ -24,6 +25,10 @@ struct CrowdAssetOptions {
     // World units per model unit, after the axes: a crowd of models from several sources sizes
     // them alike. Scales the placement, and the LOD errors and clip speeds culling compares.
     float scale = 1.0f;
+    // Which clips the crowd plays (crowd/clip_roles.h playedClips): names, patterns or @roles;
+    // none: every clip but T-poses, deaths and appear/disappear. The bounds, the footprint and
+    // the layout's clips come from the played clips alone.
+    std::vector<std::string> clips;
 };
 
 struct CrowdAsset {
@@ -51,10 +56,27 @@ struct CrowdAsset {
     // `batch` times with its vertices offset by the level's vertex count (CullLevel::batch).
     std::vector<std::vector<uint32_t>> drawIndices;
     std::vector<float> clipSpeed; // per clip: the fastest any vertex moves, world units per second
+    std::vector<ClipRole> clipRoles; // per clip (crowd/clip_roles.h)
+    std::vector<bool> playedClips;   // per clip: whether the crowd plays it
+    // Per clip: how fast an instance playing it walks, world x and z per second of clip time at
+    // heading 0: its root motion (Clip::travel) over its duration, or for a walk or run that plays
+    // in place the speed that keeps its planted foot still (anim/stride.h); 0 for the rest.
+    std::vector<glm::vec2> clipVelocity;
+    // The most a shared blend's weight step may move a vertex, world units: half a step of the
+    // blend's path, which spans at most pi times the farthest any vertex gets from the bind pose.
+    float blendError = 0.0f;
+    // Per ordered pair of clips (row: the clip left), the shortest cross-fade that moves no vertex
+    // between two frames more than 1.5 times either clip does (anim/fade_floor.h), seconds at the
+    // slowest playback; a crowd's fades take at least this.
+    std::vector<float> fadeFloors;
 
     uint32_t sharedPoses() const { return uint32_t(tables.clips.size()) * bucketsPerClip + 1; }
     uint32_t listCount() const { return uint32_t(cullLevels.size()); }
 };
+
+// A crowd plays each instance's clips at a speed in [kSlowestPlayback, kSlowestPlayback +
+// kPlaybackSpan) (crowd/layout.cpp), so that no two walk in step.
+constexpr float kSlowestPlayback = 0.8f, kPlaybackSpan = 0.4f;
 
 CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options = {});
 

@@ -20,6 +20,7 @@ CrowdSettings singleInstanceSettings() {
     s.cull = false;
     s.lod = false;
     s.layout.kind = Layout::Grid;
+    s.behaviour = loopBehaviour();
     return s;
 }
 

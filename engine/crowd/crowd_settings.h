@@ -11,6 +11,7 @@
 
 #include "anim/skinning.h"
 #include "core/words.h"
+#include "crowd/behaviour.h"
 #include "crowd/layout.h"
 
 namespace horde {
@@ -73,6 +74,10 @@ struct CrowdSettings {
     Units units = Units::Auto;
     PictureSettings picture;
     bool ground = false; // a ground plane under the crowd (the commands draw one; tests and benchmarks not)
+    // How the instances behave (crowd/behaviour.h): loop, wander, or a user's file.
+    Behaviour behaviour = wanderBehaviour();
+    // The cross-fade into a clip whose file gives none (NWN's transtime gives one), seconds.
+    float crossfadeSeconds = 0.25f;
     // Skinned-vertex pool per model and frame slot, in vertices: what LOD draws in a frame, or
     // (brute force) the chunk of instances skinned and drawn at a time. 0: what the models can use,
     // within a quarter of the device's memory (crowd/memory_plan.h).
@@ -83,6 +88,7 @@ struct CrowdSettings {
 };
 inline constexpr Range<uint32_t> kCountRange{1, 1u << 20};
 inline constexpr Range<float> kLodErrorRange{0.0f, 1000.0f};
+inline constexpr Range<float> kCrossfadeRange{0.0f, 10.0f};
 
 // With LOD on, an instance whose every-pose sphere projects to at most this many pixels across
 // per pixel of allowed error is drawn as an impostor (docs/PERFORMANCE.md, "Impostors").

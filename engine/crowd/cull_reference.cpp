@@ -37,17 +37,34 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
     d.pixelsPerUnit =
         distance > 0.0 ? double(camera.pixelsPerUnit) / distance : std::numeric_limits<double>::max();
 
-    d.bucket = uint32_t(model.clipDuration.size()) * model.bucketsPerClip;
-    d.sharedPose = instance.clip < 0 && settings.lod;
-    if (instance.clip >= 0) {
-        const double duration = model.clipDuration[instance.clip];
-        uint32_t bucket = duration > 0.0
-                              ? std::min(uint32_t(instance.clipTime / duration * model.bucketsPerClip),
-                                         model.bucketsPerClip - 1)
-                              : 0u;
-        d.bucket = uint32_t(instance.clip) * model.bucketsPerClip + bucket;
-        const double error = double(model.clipSpeed[instance.clip]) * duration / (2.0 * model.bucketsPerClip);
-        d.sharedPose = settings.lod && error * d.pixelsPerUnit <= settings.lodErrorPixels;
+    const uint32_t bindPose = uint32_t(model.clipDuration.size()) * model.bucketsPerClip;
+    // A clip time's shared pose, and the most any vertex is off in it (half a bucket of time).
+    auto bucketOf = [&](int32_t clip, double time, uint32_t& bucket, double& error) {
+        bucket = 0;
+        error = 0.0;
+        if (clip < 0) return bindPose;
+        const double duration = model.clipDuration[size_t(clip)];
+        if (duration > 0.0) bucket = std::min(uint32_t(time / duration * model.bucketsPerClip), model.bucketsPerClip - 1);
+        error = double(model.clipSpeed[size_t(clip)]) * duration / (2.0 * model.bucketsPerClip);
+        return uint32_t(clip) * model.bucketsPerClip + bucket;
+    };
+    uint32_t bucket = 0, fromBucket = 0;
+    double error = 0.0, fromError = 0.0;
+    d.bucket = bucketOf(instance.clip, instance.clipTime, bucket, error);
+    d.sharedPose = settings.lod && (instance.clip < 0 || error * d.pixelsPerUnit <= settings.lodErrorPixels);
+    uint32_t dominant = d.bucket;
+    if (instance.fade < 1.0) {
+        d.sharedPose = false;
+        const uint32_t fromPose = bucketOf(instance.fromClip, instance.fromTime, fromBucket, fromError);
+        dominant = instance.fade >= 0.5 ? d.bucket : fromPose;
+        const bool keyed = model.blends && instance.clip >= 0 && instance.clip < 255 && instance.fromClip >= 0 &&
+                           instance.fromClip < 255;
+        if (settings.lod && keyed &&
+            (std::max(error, fromError) + double(model.blendError)) * d.pixelsPerUnit <= settings.lodErrorPixels) {
+            const uint32_t step = std::min(uint32_t(instance.fade * HORDE_BLEND_STEPS), HORDE_BLEND_STEPS - 1);
+            d.blendKey = uint32_t(instance.clip) << 24 | bucket << 18 | uint32_t(instance.fromClip) << 10 |
+                         fromBucket << 4 | step;
+        }
     }
 
     d.impostor =
@@ -55,6 +72,8 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
         2.0 * radius * d.pixelsPerUnit <= double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
     if (d.impostor) {
         d.sharedPose = true;
+        d.bucket = dominant;
+        d.blendKey = 0xFFFFFFFFu;
         d.view = impostorView(glm::dvec3(camera.eye) - centre, instance.yaw);
     }
     for (const std::vector<float>& errors : model.levelErrors) {

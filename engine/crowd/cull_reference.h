@@ -29,6 +29,10 @@ struct CullInstance {
     float yaw = 0.0f;
     int32_t clip = -1;     // -1: bind pose
     double clipTime = 0.0; // where in its clip it is this frame
+    // In a cross-fade: the clip it fades from, where in that clip, and its own clip's weight (1: none).
+    int32_t fromClip = -1;
+    double fromTime = 0.0;
+    double fade = 1.0;
 };
 
 struct CullModelInfo {
@@ -37,6 +41,8 @@ struct CullModelInfo {
     std::vector<float> clipSpeed;                // vertex speed bound per clip, units per clip second
     std::vector<std::vector<float>> levelErrors; // per mesh, per level (level 0 first)
     uint32_t bucketsPerClip = 64;
+    bool blends = false;     // the scene keeps a shared-blend table (CrowdFrame.blendSlots)
+    float blendError = 0.0f; // what a weight step's rounding may move a vertex (CrowdFrame.blendError)
 };
 
 struct CullDecision {
@@ -49,6 +55,9 @@ struct CullDecision {
     double centreDistance = 0.0;
     bool impostor = false; // drawn as one quad of the atlas, with the shared pose of its bucket
     uint32_t view = 0;     // the atlas view it is drawn from (impostorView)
+    // In a cross-fade, the shared blend it may take (common.glsl blendKey), HORDE_NONE where it
+    // needs an own pose; the table may still give it one (a slot another key holds).
+    uint32_t blendKey = 0xFFFFFFFFu;
 };
 
 // The atlas view for an eye in direction `toEye` from an instance turned by `heading` (the

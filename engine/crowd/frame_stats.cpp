@@ -19,7 +19,15 @@ template <class F> double medianOf(const std::vector<PassTimes>& times, F field)
     return median(v);
 }
 
-std::string countsJson(const FrameCounts& c) {
+std::string behaviourJson(const BehaviourCounts& b, const std::vector<std::string>& states) {
+    std::string out = "{\"states\":{";
+    for (size_t s = 0; s < states.size() && s < b.states.size(); ++s)
+        out += (s ? ",\"" : "\"") + states[s] + "\":" + std::to_string(b.states[s]);
+    return out + "},\"transitions\":" + std::to_string(b.transitions) + ",\"blending\":" +
+           std::to_string(b.blending) + ",\"moved\":" + std::to_string(b.moved) + "}";
+}
+
+std::string countsJson(const FrameCounts& c, const std::vector<std::string>& states) {
     std::string levels;
     for (size_t l = 0; l < c.perLevel.size(); ++l)
         levels += (l ? "," : "") + std::to_string(c.perLevel[l]);
@@ -27,11 +35,11 @@ std::string countsJson(const FrameCounts& c) {
     std::snprintf(
         line, sizeof line,
         "\"instances\":%u,\"visible\":%u,\"levels\":[%s],\"triangles\":%llu,\"skinned_vertices\":%llu,"
-        "\"impostors\":%u,\"own_poses\":%u,\"shared_poses\":%u,\"dropped\":%u",
+        "\"impostors\":%u,\"own_poses\":%u,\"shared_poses\":%u,\"shared_blends\":%u,\"dropped\":%u",
         c.instances, c.visible, levels.c_str(), static_cast<unsigned long long>(c.triangles),
         static_cast<unsigned long long>(c.skinnedVertices), c.impostors, c.ownPoses, c.sharedPoses,
-        c.dropped);
-    return line;
+        c.sharedBlends, c.dropped);
+    return std::string(line) + ",\"behaviour\":" + behaviourJson(c.behaviour, states);
 }
 
 std::string timesJson(const PassTimes& t) {
@@ -150,7 +158,13 @@ std::string FrameStats::summary() const {
         cpuMs.size(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, g.totalMs(), medianCpuMs(),
         c.visible, c.instances, levels.c_str(), c.impostors, c.ownPoses, c.sharedPoses,
         double(c.triangles) * 1e-6, double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6);
-    return line;
+    if (states.empty()) return line;
+    std::string behaviour = "  |  behaviour:";
+    for (size_t s = 0; s < states.size() && s < c.behaviour.states.size(); ++s)
+        behaviour += " " + states[s] + " " + std::to_string(c.behaviour.states[s]);
+    return line + behaviour + ", " + std::to_string(c.behaviour.transitions) + " transitions, " +
+           std::to_string(c.behaviour.blending) + " blending (" + std::to_string(c.sharedBlends) +
+           " on shared blends), " + std::to_string(c.behaviour.moved) + " moved";
 }
 
 std::string FrameStats::droppedLine() const {
@@ -179,14 +193,14 @@ std::string FrameStats::json() const {
         if (f) out += ",";
         char cpu[64];
         std::snprintf(cpu, sizeof cpu, "%.4f", f < cpuMs.size() ? cpuMs[f] : 0.0);
-        out += "{\"gpu_ms\":" + timesJson(gpu[f]) + ",\"cpu_ms\":" + cpu + "," + countsJson(counts[f]);
+        out += "{\"gpu_ms\":" + timesJson(gpu[f]) + ",\"cpu_ms\":" + cpu + "," + countsJson(counts[f], states);
         if (invocations.size() == gpu.size()) out += ",\"invocations\":" + invocationsJson(invocations[f]);
         out += "}";
     }
     char cpu[64];
     std::snprintf(cpu, sizeof cpu, "%.4f", medianCpuMs());
     out += "],\"median\":{\"gpu_ms\":" + timesJson(medianGpu()) + ",\"cpu_ms\":" + cpu + "," +
-           countsJson(medianCounts());
+           countsJson(medianCounts(), states);
     if (const std::optional<PassInvocations> p = medianInvocations()) out += ",\"invocations\":" + invocationsJson(*p);
     out += "}}\n";
     return out;

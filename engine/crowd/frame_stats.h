@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "crowd/behaviour.h"
 #include "shaders/gpu_types.h"
 
 namespace horde {
@@ -34,6 +35,8 @@ struct FrameCounts {
     uint64_t triangles = 0;
     uint64_t skinnedVertices = 0; // by the skin pass (compute) or the draw (vertex technique)
     uint32_t ownPoses = 0, sharedPoses = 0;
+    uint32_t sharedBlends = 0; // of the shared: instances in a cross-fade given a shared blend
+    BehaviourCounts behaviour;
     uint32_t impostors = 0; // visible instances drawn as impostors (their poses are among the shared)
     uint32_t dropped = 0;   // instances seen but not drawn: the vertex pool could not hold them
     std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
@@ -49,6 +52,7 @@ struct FrameStats {
     std::vector<FrameCounts> counts; // beside each of them
     std::vector<PassInvocations> invocations; // beside each of them, where the device counts them
     std::vector<double> cpuMs;       // record + submit, per frame
+    std::vector<std::string> states; // the behaviour's state names (its counts' order)
 
     // One finished frame's times, counts and (where counted) invocations.
     void add(const PassTimes& times, FrameCounts frameCounts,
@@ -71,7 +75,8 @@ struct FrameStats {
     std::string frameLine(size_t frame) const;
     static std::string frameHeader();
     // {"frames":[{gpu_ms:{cull,sample,pose,skin,draw,total}, cpu_ms, instances, visible,
-    //  levels:[...], triangles, skinned_vertices, own_poses, shared_poses, dropped,
+    //  levels:[...], triangles, skinned_vertices, own_poses, shared_poses, shared_blends, dropped,
+    //  behaviour:{states:{NAME:count}, transitions, blending, moved},
     //  invocations:{cull,sample,pose,skin,draw: {vertex,fragment,compute}} (where counted)}],
     //  "median":{...}}
     std::string json() const;

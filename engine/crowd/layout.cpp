@@ -25,14 +25,18 @@ float unit(uint32_t x) {
 // Clip, phase, speed and shade: what makes a crowd look alive, from the instance's hash.
 gpu::InstanceRecord animated(const CrowdAsset& asset, uint32_t h, bool single) {
     gpu::InstanceRecord r{};
-    const uint32_t clips = uint32_t(asset.tables.clips.size());
-    r.clip = clips > 0 ? h % clips : HORDE_NONE;
-    const float duration = clips > 0 ? asset.tables.clips[r.clip].duration : 0.0f;
+    std::vector<uint32_t> played;
+    for (uint32_t c = 0; c < asset.playedClips.size(); ++c)
+        if (asset.playedClips[c]) played.push_back(c);
+    r.clip = played.empty() ? HORDE_NONE : played[h % played.size()];
+    const float duration = r.clip != HORDE_NONE ? asset.tables.clips[r.clip].duration : 0.0f;
     r.phase = single ? 0.0f : unit(h + 1) * duration;
-    r.speed = single ? 1.0f : 0.8f + 0.4f * unit(h + 2);
+    r.speed = single ? 1.0f : kSlowestPlayback + kPlaybackSpan * unit(h + 2);
     r.loop = 1;
     const float shade = single ? 1.0f : 0.85f + 0.3f * unit(h + 4);
     r.tint = glm::vec4(shade, shade, shade, 1.0f);
+    r.fromClip = HORDE_NONE;
+    r.state = HORDE_NONE;
     return r;
 }
 

@@ -34,18 +34,27 @@ uint32_t poseCapacity(const CrowdAsset& asset, uint32_t count, const CrowdBudget
         count, std::max<uint64_t>(kPoseBytesPerSlot / std::max<uint64_t>(poseBytes, 1), 1)));
 }
 
+uint32_t blendSlots(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
+    if (!budget.lod || !budget.blends || asset.tables.clips.size() >= 255 || asset.bucketsPerClip > 64) return 0;
+    uint32_t slots = 16;
+    while (slots < 256 && slots * 8 < count) slots *= 2;
+    return slots;
+}
+
 uint64_t poolWant(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
     if (!budget.pool) return 0;
-    const uint64_t poses =
-        budget.lod ? uint64_t(poseCapacity(asset, count, budget)) + asset.sharedPoses() : count;
+    const uint64_t poses = budget.lod ? uint64_t(poseCapacity(asset, count, budget)) + asset.sharedPoses() +
+                                            blendSlots(asset, count, budget)
+                                      : count;
     return poses * asset.vertexStride;
 }
 
 PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget, uint64_t poolVertices) {
     const bool brute = !budget.lod && !budget.cull;
     const uint64_t lists = asset.listCount(), meshes = asset.cullMeshes.size();
-    const uint64_t materials = asset.materialSlots.size(), shared = asset.sharedPoses();
     PartPlan p;
+    p.blendSlots = blendSlots(asset, count, budget);
+    const uint64_t materials = asset.materialSlots.size(), shared = asset.sharedPoses() + p.blendSlots;
     p.poseCapacity = poseCapacity(asset, count, budget);
     p.sharedCount = uint32_t(shared * meshes * HORDE_MAX_LEVELS);
     p.jobCapacity = p.poseCapacity + (budget.lod ? uint32_t(shared) : 0u);
@@ -64,6 +73,7 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.sharedOffsets = uint64_t(p.sharedCount) * 4;
     b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);
     b.poseInstances = std::max<uint64_t>(p.poseCapacity, shared) * 4;
+    b.blendKeys = std::max<uint64_t>(p.blendSlots, 1) * 4;
     b.dispatches = (3 + lists) * kDispatchBytes; // sample, pose, assign, a skin dispatch per list
     b.draws = p.drawCommands * kDrawCommandBytes;
     b.drawInfo = p.drawCommands * sizeof(gpu::DrawInfo);
@@ -103,7 +113,7 @@ struct Named {
     uint64_t bytes;
     const char* what;
 };
-std::array<Named, 18> named(const PartPlan::Bytes& b) {
+std::array<Named, 19> named(const PartPlan::Bytes& b) {
     return {{{b.counters, "crowd counters"},
              {b.entries, "draw lists"},
              {b.sharedRequests, "shared pose requests"},
@@ -121,7 +131,8 @@ std::array<Named, 18> named(const PartPlan::Bytes& b) {
              {b.visible, "visible list"},
              {b.demand, "pool demand by distance"},
              {b.listStarts, "list starts"},
-             {b.impostorDraw, "impostor draw"}}};
+             {b.impostorDraw, "impostor draw"},
+             {b.blendKeys, "shared blend keys"}}};
 }
 } // namespace
 

@@ -32,7 +32,13 @@ struct CrowdBudget {
     // (kPoseBytesPerSlot).
     uint32_t poseBudget = 0;
     SkinOptions skin; // palette entries and pooled vertices take its bytes
+    bool blends = false; // instances cross-fade (a behaviour): far ones share blends (blendSlots)
 };
+
+// The shared-blend table's slots for a model of `count` instances: a power of two from 16 to 256,
+// about one for every 8 instances; none without LOD or cross-fades, or where a blend's key cannot
+// name the clips (255 or more) or buckets (more than 64).
+uint32_t blendSlots(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
 
 // The own poses a model of `count` instances may have per frame.
 uint32_t poseCapacity(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget);
@@ -44,15 +50,17 @@ uint64_t poolWant(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
 struct PartPlan {
     uint32_t poseCapacity = 0;   // own poses (every instance's in brute force)
     uint32_t jobCapacity = 0;    // skin jobs per (mesh, level) list: own poses and shared poses
-    uint32_t sharedCount = 0;    // (shared pose, mesh, level) requests
+    uint32_t sharedCount = 0;    // (shared pose or blend, mesh, level) requests
+    uint32_t blendSlots = 0;     // the shared-blend table (blendSlots above)
     uint32_t chunkInstances = 0; // brute force: instances skinned and drawn at a time
     uint32_t counterCount = 0;   // the header, one per material slot, two per list
     uint64_t vertexCapacity = 0; // skinned vertices the pool holds (0 without a pool)
-    uint64_t poses = 0;          // shared + own poses with locals and palettes
+    uint64_t poses = 0;          // shared, blend and own poses with locals and palettes
     uint64_t drawCommands = 0;   // one per (material slot, level submesh)
     struct Bytes {
         uint64_t counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws,
-            drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts, impostorDraw;
+            drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts, impostorDraw,
+            blendKeys;
     } bytes{};
     bool chunked(uint32_t count) const { return chunkInstances < count; }
 };

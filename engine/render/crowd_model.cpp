@@ -1,5 +1,6 @@
 #include "render/crowd_model.h"
 
+#include "anim/root_motion.h"
 #include "vk/upload.h"
 
 namespace horde {
@@ -23,6 +24,7 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
     buffers_.levels = upload.add(asset_.cullLevels, "cull levels");
     buffers_.submeshes = upload.add(asset_.levelSubmeshes, "level submeshes");
     buffers_.axes = upload.add(axes, "axes to world");
+    buffers_.fadeFloors = upload.add(asset_.fadeFloors, "cross-fade floors");
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const std::string tag = " " + model.meshes[m].name;
         buffers_.lodIndices.push_back(upload.add(asset_.drawIndices[m], "lod indices" + tag,
@@ -36,6 +38,7 @@ std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<M
                                                      std::span<const float> scales) {
     std::vector<std::unique_ptr<CrowdModel>> out;
     for (size_t m = 0; m < models.size(); ++m) {
+        extractRootMotion(*models[m]);
         uploadMeshes(device, *models[m]);
         CrowdAssetOptions options;
         options.scale = scales[m];

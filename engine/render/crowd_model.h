@@ -26,7 +26,7 @@ class CrowdModel {
 
     struct Buffers {
         Buffer rest, clips, channelTable, channels, times, values, joints, clipSpeed, meshes, levels,
-            submeshes, axes;
+            submeshes, axes, fadeFloors;
         std::vector<Buffer> lodIndices, lodOrder; // per mesh
     };
     const Buffers& buffers() const { return buffers_; }
@@ -38,8 +38,9 @@ class CrowdModel {
     Buffers buffers_;
 };
 
-// Loaded models made ready for crowds, each drawn `scales[m]` times its file's size: their meshes
-// moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel.
+// Loaded models made ready for crowds, each drawn `scales[m]` times its file's size: their clips'
+// root motion taken out of them (anim/root_motion.h: the crowd moves the instances instead), their
+// meshes moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel.
 std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
                                                      std::span<const float> scales);
 std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);

@@ -1,5 +1,7 @@
 // The compute passes of a crowd frame: cull, plan, sample, pose, skin; and the shared poses,
 // computed once by the same sample and pose passes.
+#include <algorithm>
+
 #include "render/crowd_scene_part.h"
 #include "vk/device.h"
 
@@ -56,10 +58,29 @@ gpu::PosePush posePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAdd
     return push;
 }
 
-// The pose slots of a frame: after the shared ones, one per instance the cull pass gave its own.
+// The pose slots of a frame: after the shared ones and the blend table, one per instance the cull
+// pass gave its own.
 PoseSlots ownPoses(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot& b) {
     return {part.instanceBuffer.address(), b.poseInstances.address(), b.counters.address(), HORDE_COUNT_POSES,
-            part.asset().sharedPoses()};
+            part.ownPoseBase()};
+}
+
+// The shared-blend table's slots: every slot, each sampled and posed only where a key claimed it.
+gpu::SamplePush blendSamplePush(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot& b) {
+    const PoseSlots slots{part.instanceBuffer.address(), 0, b.counters.address(), part.plan.blendSlots,
+                          part.asset().sharedPoses()};
+    gpu::SamplePush push = samplePush(*part.model, slots, b.locals.address(), 0.0f);
+    push.blendKeys = b.blendKeys.address();
+    push.bucketsPerClip = part.asset().bucketsPerClip;
+    return push;
+}
+
+gpu::PosePush blendPosePush(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot& b) {
+    const PoseSlots slots{part.instanceBuffer.address(), 0, b.counters.address(), part.plan.blendSlots,
+                          part.asset().sharedPoses()};
+    gpu::PosePush push = posePush(*part.model, slots, b.locals.address(), b.palette.address());
+    push.blendKeys = b.blendKeys.address();
+    return push;
 }
 
 } // namespace
@@ -148,6 +169,36 @@ void CrowdScene::computeSharedPoses() {
     });
 }
 
+// Every behaving model's instances a frame on (behaviour.comp), before anything reads them.
+void CrowdScene::recordBehaviour(VkCommandBuffer cmd, uint32_t slotIndex, float time) {
+    const float step = started_ ? std::max(time - lastTime_, 0.0f) : 0.0f;
+    lastTime_ = time;
+    started_ = true;
+    const glm::vec4 area(placementBounds_.min.x, placementBounds_.min.z, placementBounds_.max.x,
+                         placementBounds_.max.z);
+    for (Part& part : parts_) {
+        gpu::BehaviourPush push{};
+        push.instances = part.instanceBuffer.address();
+        push.states = part.behaviourStates.address();
+        push.stateClips = part.stateClips.address();
+        push.transitions = part.transitions.address();
+        push.motion = part.motion.address();
+        push.counters = part.slots[slotIndex].counters.address();
+        push.area = area;
+        push.time = time;
+        push.step = step;
+        push.instanceCount = part.count();
+        push.stateCount = uint32_t(part.behaviour.states.size());
+        push.crossfade = settings_.crossfadeSeconds;
+        push.clipCount = uint32_t(part.model->model().clips.size());
+        push.fadeFloors = part.model->buffers().fadeFloors.address();
+        dispatch(cmd, pipelines_.behaviour, push, part.count());
+        commands_ += 3;
+    }
+    passBarrier(cmd);
+    ++commands_;
+}
+
 void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float time, bool stamps) {
     Slot& slot = slots_[slotIndex];
     // Each timestamp goes right before the barrier that ends its pass. lavapipe writes a timestamp
@@ -165,19 +216,23 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     auto endCount = [&](uint32_t query) { commands_ += stamps ? slot.statistics.end(cmd, query) : 0; };
     const uint32_t flags = this->flags();
     stamp(0);
-    // The previous frame in this slot may still have been reading these when it was submitted.
-    barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_PIPELINE_STAGE_2_TRANSFER_BIT, 0);
+    // The previous frame in this slot may still have been reading these when it was submitted,
+    // and every earlier frame the instances the behaviour pass writes.
+    barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+            VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, 0);
     for (Part& part : parts_) {
         Part::PerSlot& b = part.slots[slotIndex];
         vkCmdFillBuffer(cmd, b.counters.get(), 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, b.sharedRequests.get(), 0, VK_WHOLE_SIZE, 0);
         vkCmdFillBuffer(cmd, b.demand.get(), 0, VK_WHOLE_SIZE, 0);
-        commands_ += 3;
+        vkCmdFillBuffer(cmd, b.blendKeys.get(), 0, VK_WHOLE_SIZE, HORDE_NONE);
+        commands_ += 4;
     }
     barrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     ++commands_;
+    recordBehaviour(cmd, slotIndex, time);
     auto indirect = [&](const Pipeline& pipeline, const auto& push, const Buffer& args, uint32_t index) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
         pushConstants(cmd, pipeline, push);
@@ -229,6 +284,9 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         Part::PerSlot& b = part.slots[slotIndex];
         indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
                  b.dispatches, 0);
+        dispatch(cmd, pipelines_.sample, blendSamplePush(part, b),
+                 uint64_t(part.plan.blendSlots) * part.asset().tables.rest.size());
+        commands_ += 3;
     }
     endCount(PassStatisticsQueries::kSample);
     stamp(2);
@@ -240,6 +298,9 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         indirect(pipelines_.pose,
                  posePush(*part.model, ownPoses(part, b), b.locals.address(), b.palette.address()),
                  b.dispatches, 1);
+        dispatch(cmd, pipelines_.pose, blendPosePush(part, b),
+                 uint64_t(part.plan.blendSlots) * part.asset().tables.joints.size());
+        commands_ += 3;
     }
     endCount(PassStatisticsQueries::kPose);
     stamp(3);

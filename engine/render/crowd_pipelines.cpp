@@ -49,6 +49,8 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     p.lists = createComputePipeline(device, spirv::lists_comp(), pushBlock<gpu::PlanPush>(), "lists");
     p.plan = createComputePipeline(device, spirv::plan_comp(), pushBlock<gpu::PlanPush>(), "plan");
     p.sample = createComputePipeline(device, spirv::sample_comp(), pushBlock<gpu::SamplePush>(), "sample");
+    p.behaviour =
+        createComputePipeline(device, spirv::behaviour_comp(), pushBlock<gpu::BehaviourPush>(), "behaviour");
     p.pose = createComputePipeline(device, spirv::pose_comp(), pushBlock<gpu::PosePush>(), "pose", &constants);
     p.skin = createComputePipeline(device, spirv::skin_comp(), pushBlock<gpu::SkinPush>(), "skin", &constants);
 

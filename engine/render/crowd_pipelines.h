@@ -11,7 +11,7 @@ namespace horde {
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 struct CrowdPipelines {
-    Pipeline cull, budget, assign, lists, plan, sample, pose, skin, ground;
+    Pipeline behaviour, cull, budget, assign, lists, plan, sample, pose, skin, ground;
     std::array<Pipeline, 3> draw;    // by alpha mode: opaque, mask (alpha test), blend
     Pipeline impostorBake, impostor; // when the scene has impostors
 };

@@ -23,13 +23,21 @@ std::vector<uint8_t> CrowdScene::readBuffer(const Buffer& buffer, VkDeviceSize o
     return bytes;
 }
 
+std::vector<gpu::InstanceRecord> CrowdScene::readInstances(uint32_t partIndex) {
+    const Part& part = parts_.at(partIndex);
+    std::vector<uint8_t> bytes = readBuffer(part.instanceBuffer, 0, part.count() * sizeof(gpu::InstanceRecord));
+    std::vector<gpu::InstanceRecord> out(part.count());
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
 std::vector<uint32_t> CrowdScene::readPalette(uint32_t slot, uint32_t partIndex) {
     const Part& part = parts_.at(partIndex);
     if (settings_.cull || settings_.lod) throw std::logic_error("readPalette needs culling and LOD off");
     const CrowdAsset& asset = part.asset();
     const VkDeviceSize joint = paletteEntryBytes(settings_.skin) * asset.tables.joints.size();
     std::vector<uint8_t> bytes =
-        readBuffer(part.slots[slot].palette, asset.sharedPoses() * joint, part.count() * joint);
+        readBuffer(part.slots[slot].palette, part.ownPoseBase() * joint, part.count() * joint);
     std::vector<uint32_t> out(bytes.size() / sizeof(uint32_t));
     std::memcpy(out.data(), bytes.data(), out.size() * sizeof(uint32_t));
     return out;

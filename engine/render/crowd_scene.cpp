@@ -26,7 +26,24 @@ VkDeviceSize deviceHeap(const Device& device) {
 }
 
 CrowdBudget budgetOf(const CrowdSettings& s) {
-    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin};
+    return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin,
+            !s.behaviour.loops()};
+}
+
+BehaviourTables behaviourOf(const CrowdModel& model, const CrowdSettings& settings) {
+    const CrowdAsset& asset = model.asset();
+    BehaviourTables tables = resolveBehaviour(settings.behaviour, model.model(), asset.clipRoles, asset.playedClips);
+    if (!tables.playable()) tables = {}; // no clip for any state: the model's instances loop
+    return tables;
+}
+
+std::vector<gpu::ClipMotionRecord> clipMotionOf(const CrowdModel& model) {
+    std::vector<gpu::ClipMotionRecord> out;
+    for (size_t c = 0; c < model.model().clips.size(); ++c) {
+        const glm::vec2 v = model.asset().clipVelocity[c];
+        out.push_back({v.x, v.y, model.model().clips[c].transition, 0}); // < 0: the crowd's cross-fade
+    }
+    return out;
 }
 
 // The crowd's extent: every placement with its model's every-pose sphere.
@@ -47,6 +64,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         Part& part = parts_.emplace_back();
         part.model = models[m];
         part.instances = std::move(instances[m]);
+        part.behaviour = behaviourOf(*part.model, settings);
+        part.clipMotion = clipMotionOf(*part.model);
         assets.push_back(&part.asset());
         counts.push_back(part.count());
     }
@@ -104,6 +123,10 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     for (size_t p = 0; p < parts_.size(); ++p) {
         Part& part = parts_[p];
         part.instanceBuffer = upload.add(part.instances, "crowd instances");
+        part.behaviourStates = upload.add(part.behaviour.states, "behaviour states");
+        part.stateClips = upload.add(part.behaviour.stateClips, "behaviour state clips");
+        part.transitions = upload.add(part.behaviour.transitions, "behaviour transitions");
+        part.motion = upload.add(part.clipMotion, "clip motion");
         if (chunked_) {
             chunkInfos[p] = buildChunkDraws(part);
             part.chunkDrawInfo = upload.add(chunkInfos[p], "chunk draw info");
@@ -158,19 +181,24 @@ Bounds crowdBounds(std::span<const CrowdScene::Part> parts) {
     return bounds;
 }
 
+// Where the instances stand (crowd/layout.h), each started in its behaviour.
 std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdModel* const> models,
-                                                        uint32_t count, const LayoutOptions& layout) {
+                                                        const CrowdSettings& settings) {
     std::vector<const CrowdAsset*> assets;
     for (const CrowdModel* m : models)
         assets.push_back(&m->asset());
-    return crowdLayout(assets, count, layout);
+    std::vector<std::vector<gpu::InstanceRecord>> out = crowdLayout(assets, settings.count, settings.layout);
+    for (size_t m = 0; m < models.size(); ++m)
+        startBehaviour(out[m], behaviourOf(*models[m], settings), models[m]->asset().tables.clips,
+                       settings.layout.seed * 31u + uint32_t(m));
+    return out;
 }
 
 } // namespace
 
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                        const CrowdSettings& settings, const SceneOutput& output)
-    : CrowdScene(device, models, layoutFor(models, settings.count, settings.layout), settings, output) {}
+    : CrowdScene(device, models, layoutFor(models, settings), settings, output) {}
 
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)
@@ -182,6 +210,7 @@ bool CrowdScene::update(const CrowdSettings& settings) {
     // was built into the scene's buffers and pipelines.
     CrowdSettings live = settings_;
     live.lodErrorPixels = settings.lodErrorPixels;
+    live.crossfadeSeconds = settings.crossfadeSeconds;
     if (!(live == settings)) return false;
     settings_ = live;
     return true;
@@ -217,6 +246,7 @@ void CrowdScene::createSlotBuffers(Part& part) {
         b.demand = storage(bytes.demand, "pool demand by distance");
         b.listStarts = storage(bytes.listStarts, "list starts");
         b.impostorDraw = storage(bytes.impostorDraw, "impostor draw", kIndirectUsage);
+        b.blendKeys = storage(bytes.blendKeys, "shared blend keys");
     }
 }
 
@@ -248,6 +278,9 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.demand = b.demand.address();
     f.listStarts = b.listStarts.address();
     f.impostorDraw = b.impostorDraw.address();
+    f.blendKeys = b.blendKeys.address();
+    f.blendSlots = plan.blendSlots;
+    f.blendError = asset.blendError;
     f.impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
@@ -384,6 +417,12 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         out.impostors += c[HORDE_COUNT_IMPOSTORS];
         out.triangles += 2 * uint64_t(c[HORDE_COUNT_IMPOSTORS]);
         out.sharedPoses += c[HORDE_COUNT_SHARED];
+        out.sharedBlends += c[HORDE_COUNT_BLENDS];
+        BehaviourCounts& b = out.behaviour;
+        b.transitions += c[HORDE_COUNT_TRANSITIONS];
+        b.blending += c[HORDE_COUNT_BLENDING];
+        b.moved += c[HORDE_COUNT_MOVED];
+        for (uint32_t s = 0; s < HORDE_BEHAVIOUR_MAX_STATES; ++s) b.states[s] += c[HORDE_COUNT_STATES + s];
         std::vector<uint32_t>& lists = out.listCounts.emplace_back();
         for (uint32_t list = 0; list < part.listCount(); ++list) {
             const gpu::CullLevel& level = asset.cullLevels[list];
@@ -414,6 +453,8 @@ std::optional<PassInvocations> CrowdScene::invocations(uint32_t slotIndex) const
 }
 
 void CrowdScene::collectStats(uint32_t slot, FrameStats& stats) const {
+    if (stats.states.empty())
+        for (const BehaviourState& s : settings_.behaviour.states) stats.states.push_back(s.name);
     std::optional<PassTimes> times = passTimes(slot);
     std::optional<FrameCounts> frameCounts = counts(slot);
     if (times && frameCounts) stats.add(*times, std::move(*frameCounts), invocations(slot));

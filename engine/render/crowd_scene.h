@@ -107,6 +107,8 @@ class CrowdScene {
     // halves read back as floats; a crowd skinned in chunks has none).
     std::vector<uint32_t> readPalette(uint32_t slot, uint32_t part);
     std::vector<glm::vec3> readSkinned(uint32_t slot, uint32_t part, uint32_t mesh, bool normals);
+    // Model `part`'s instances as the behaviour pass left them after the slot's last frame.
+    std::vector<gpu::InstanceRecord> readInstances(uint32_t part);
     // Model `part`'s draw lists in the slot's last frame: where each starts (every (mesh, level)
     // list, then the impostors'), and the first `count` entries of all of them.
     std::vector<uint32_t> readListStarts(uint32_t slot, uint32_t part);
@@ -148,6 +150,7 @@ class CrowdScene {
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
     void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool stamps);
+    void recordBehaviour(VkCommandBuffer cmd, uint32_t slot, float time);
     void recordDraw(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void computeSharedPoses();
     std::vector<uint8_t> readBuffer(const Buffer& buffer, VkDeviceSize offset, VkDeviceSize size);
@@ -163,6 +166,9 @@ class CrowdScene {
     bool chunked_ = false; // brute force through a pool smaller than the crowd
     uint32_t commands_ = 0;
     uint64_t slotBytes_ = 0;
+    // The time the last frame was recorded at: the behaviour pass advances by the difference.
+    float lastTime_ = 0.0f;
+    bool started_ = false;
     std::unique_ptr<MaterialTable> materials_;
     std::unique_ptr<ImpostorAtlases> impostors_; // null without impostors
     CrowdPipelines pipelines_;

@@ -26,10 +26,15 @@ struct CrowdScene::Part {
     };
     std::vector<ChunkDraw> chunkDraws;
     Buffer chunkDrawInfo;
+    // The crowd's behaviour as this model plays it (crowd/behaviour.h), and each clip's walk speed
+    // and cross-fade (ClipMotionRecord).
+    BehaviourTables behaviour;
+    std::vector<gpu::ClipMotionRecord> clipMotion;
+    Buffer behaviourStates, stateClips, transitions, motion;
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches,
             draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts,
-            impostorDraw;
+            impostorDraw, blendKeys;
     };
     std::vector<PerSlot> slots;
 
@@ -38,6 +43,9 @@ struct CrowdScene::Part {
     uint32_t meshCount() const { return uint32_t(asset().cullMeshes.size()); }
     uint32_t materialCount() const { return uint32_t(asset().materialSlots.size()); }
     uint32_t listCount() const { return asset().listCount(); }
+    // Pose slots: the bucket poses, the shared-blend table, then the own poses.
+    uint32_t ownPoseBase() const { return asset().sharedPoses() + plan.blendSlots; }
+    bool behaves() const { return !behaviour.states.empty(); }
 };
 
 } // namespace horde

@@ -31,17 +31,32 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
                               VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color samples" + tag, 1, samples);
     }
     VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
-    Buffer readback(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
-                    "frame readback");
+    // One readback a slot: with onFrame, each frame's picture is read once its slot is waited for.
+    std::vector<Buffer> readbacks;
+    for (uint32_t s = 0; s < (options.onFrame ? kFramesInFlight : 1); ++s)
+        readbacks.emplace_back(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
+                               "frame readback (slot " + std::to_string(s) + ")");
+    Image8 frame{extent.width, extent.height, {}};
+    auto handOver = [&](uint32_t s) {
+        if (!options.onFrame) return;
+        frame.rgba.assign(static_cast<const uint8_t*>(readbacks[s].mapped()),
+                          static_cast<const uint8_t*>(readbacks[s].mapped()) + pixelBytes);
+        options.onFrame(frame);
+    };
 
     HeadlessResult result;
     FrameSlots slots(device, kFramesInFlight, kOfflineFenceTimeoutNs);
     for (uint32_t f = 0; f < options.frames; ++f) {
         uint32_t s = f % kFramesInFlight;
-        if (slots.wait(s)) scene.collectStats(s, result.stats);
+        if (slots.wait(s)) {
+            scene.collectStats(s, result.stats);
+            handOver(s);
+        }
         auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = slots.begin(s);
         bool last = f + 1 == options.frames;
+        bool read = last || options.onFrame;
+        const Buffer& readback = readbacks[options.onFrame ? s : 0];
         RenderTarget target{targets[s].color.get(),
                             targets[s].color.view(),
                             targets[s].depth.get(),
@@ -49,10 +64,10 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
                             targets[s].samples.get(),
                             targets[s].samples.view(),
                             extent,
-                            last ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                            read ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
                                  : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
         scene.recordFrame(cmd, s, options.startTime + float(f) * options.frameTime, target, view, cull);
-        if (last) {
+        if (read) {
             VkBufferImageCopy region{};
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
             region.imageExtent = {extent.width, extent.height, 1};
@@ -67,12 +82,16 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     }
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
         uint32_t s = (options.frames + i) % kFramesInFlight;
-        if (slots.wait(s)) scene.collectStats(s, result.stats);
+        if (slots.wait(s)) {
+            scene.collectStats(s, result.stats);
+            handOver(s);
+        }
     }
     result.image.width = extent.width;
     result.image.height = extent.height;
     result.image.rgba.resize(pixelBytes);
-    if (options.frames > 0) std::memcpy(result.image.rgba.data(), readback.mapped(), pixelBytes);
+    const Buffer& lastRead = readbacks[options.onFrame && options.frames > 0 ? (options.frames - 1) % kFramesInFlight : 0];
+    if (options.frames > 0) std::memcpy(result.image.rgba.data(), lastRead.mapped(), pixelBytes);
     return result;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Headless rendering: frames into offscreen targets, the last one read back as RGBA8 (sRGB).
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "render/crowd_scene.h"
@@ -11,16 +12,18 @@ namespace horde {
 constexpr VkFormat kOffscreenColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 constexpr uint32_t kFramesInFlight = 2;
 
+struct Image8 {
+    uint32_t width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+};
+
 struct HeadlessOptions {
     uint32_t width = 1280, height = 720;
     uint32_t frames = 1;
     float startTime = 0.0f;
     float frameTime = 1.0f / 60.0f;
-};
-
-struct Image8 {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> rgba;
+    // Given, every frame is read back and handed over, in order, as it finishes (a moving picture).
+    std::function<void(const Image8&)> onFrame;
 };
 
 struct HeadlessResult {

@@ -99,6 +99,7 @@ bool decodeClips(File& file, const ModelHeader& header, float positionScale, Mod
         Clip clip;
         clip.name = h.name;
         clip.duration = h.length;
+        clip.transition = std::isfinite(h.transition) && h.transition >= 0.0f ? h.transition : -1.0f;
         clip.end = ClipEnd::Hold;
         clip.rotationBlend = RotationBlend::Slerp;
         std::vector<RawNode> nodes;

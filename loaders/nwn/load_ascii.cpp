@@ -3,6 +3,7 @@
 // animated nodes, ignoring case.
 #include "nwn/nwn.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace horde::nwn {
@@ -97,6 +98,7 @@ void bindClips(AsciiModel& m, float positionScale, Model& target, std::vector<Cl
         Clip clip;
         clip.name = a.name;
         clip.duration = a.length;
+        clip.transition = std::isfinite(a.transition) && a.transition >= 0.0f ? a.transition : -1.0f;
         clip.end = ClipEnd::Hold;
         clip.rotationBlend = RotationBlend::Slerp;
         NodeBinder binder(target);

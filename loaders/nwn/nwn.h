@@ -435,6 +435,12 @@ Result<FileSurvey> survey(const std::filesystem::path& path, std::span<const std
 
 // ---- The writer (write.cpp, write_plan.cpp) ----
 
+// The transition time written for a clip: its own where a file gave it one, else the 0.25 s the
+// game's own models mostly carry.
+inline float transitionOf(const Clip& clip) {
+    return clip.transition >= 0.0f ? clip.transition : 0.25f;
+}
+
 // Writes a model as a binary MDL: a root dummy named after the file, one node per model node
 // (rest TRS as static controllers), each mesh as trimesh nodes (static) or skin nodes (skinned,
 // split so that no skin node uses more than the 17 bones its table holds), and every clip as an

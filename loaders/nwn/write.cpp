@@ -225,7 +225,7 @@ Result<uint32_t> Emitter::animation(const Clip& clip) {
     data_.set(at + kGeomNodeCount, uint32_t(plan_.nodes.size()));
     data_.set(at + kGeomType, uint8_t(5));
     data_.set(at + kAnimLength, clip.duration);
-    data_.set(at + kAnimTransition, 0.25f);
+    data_.set(at + kAnimTransition, transitionOf(clip));
     data_.name(at + kAnimRoot, 64, plan_.nodes[0].name);
     Result<uint32_t> root = node(0, controllers, false);
     if (!root) return root.error();

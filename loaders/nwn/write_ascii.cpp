@@ -170,7 +170,7 @@ std::string Writer::text() {
     out_ << "endmodelgeom " << name << "\n";
     for (const Clip& clip : model_.clips) {
         out_ << "newanim " << clip.name << " " << name << "\n  length" << clip.duration << "\n  transtime"
-             << 0.25f << "\n  animroot " << plan_.nodes[0].name << "\n";
+             << transitionOf(clip) << "\n  animroot " << plan_.nodes[0].name << "\n";
         std::vector<std::vector<const Channel*>> byNode(plan_.nodes.size());
         for (const Channel& ch : clip.channels)
             byNode[plan_.fileIndex[ch.node]].push_back(&ch);
