@@ -555,6 +555,40 @@ TEST(Gltf, AxesAreConvertedIntoGltfFrame) {
     EXPECT_EQ(source.meshes[0].arrays().index(2), back->meshes[0].arrays().index(1));
 }
 
+// A node scaled by -1 (LittlestTokyo's Plane003 is (-1, -1, -1)) mirrors what hangs on it: its
+// scale keeps its sign through the writer, in glTF's own axes and through a mirroring frame.
+TEST(Gltf, NegativeScalesKeepTheirSign) {
+    for (bool zUp : {false, true}) {
+        HeapMeshAllocator allocator;
+        Model source = buildMonster(allocator);
+        source.nodes[1].scale = glm::vec3(-1.0f, -1.0f, -1.0f);
+        source.nodes[2].scale = glm::vec3(-1.0f, 2.0f, 1.0f);
+        glm::dmat4 frame(1.0); // file -> glTF: the identity, or Z-up left-handed into Y-up (x, z, y)
+        if (zUp) {
+            source.axes.up = Axes::Up::Z;
+            source.axes.leftHanded = true;
+            frame = glm::dmat4(glm::dvec4(1, 0, 0, 0), glm::dvec4(0, 0, 1, 0), glm::dvec4(0, 1, 0, 0),
+                               glm::dvec4(0, 0, 0, 1));
+        }
+        const TempDir dir;
+        const std::filesystem::path path = dir.path / "mirrored.glb";
+        ASSERT_TRUE(gltfFormat().write(source, path));
+        Result<Model> back = loadModel(path, {}, allocator);
+        ASSERT_TRUE(back) << back.error().message;
+        const double radius = bindPoseBounds(*back).radius();
+        for (double t : {0.0, 0.37}) {
+            std::vector<PosedMesh> a = poseModel(source, Playback{0, 0.0, 1.0, true}, t);
+            std::vector<PosedMesh> b = poseModel(*back, Playback{0, 0.0, 1.0, true}, t);
+            for (size_t m = 0; m < a.size(); ++m)
+                for (size_t v = 0; v < a[m].positions.size(); ++v)
+                    ASSERT_LT(glm::length(glm::dvec3(frame * glm::dvec4(a[m].positions[v], 1.0)) -
+                                          b[m].positions[v]),
+                              1e-5 * radius)
+                        << (zUp ? "Z-up" : "Y-up") << " mesh " << m << " vertex " << v << " at " << t;
+        }
+    }
+}
+
 // The monster has no cubic channels: one of walk's becomes one, with tangents, wrapping.
 Model withCubicWrap(MeshAllocator& allocator) {
     Model m = buildMonster(allocator);
