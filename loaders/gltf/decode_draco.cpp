@@ -165,8 +165,9 @@ Result<AccessorView> DracoMesh::attribute(const tinygltf::Model& gltf, const std
                     std::to_string(int(values.num_components())) + " components of componentType " +
                     std::to_string(componentType));
     auto rows = decoded_->rows.find(name);
-    return AccessorView::rows(values.buffer()->data() + values.byte_offset(), size_t(values.byte_stride()),
-                              decoded_->mesh->num_points(), components, componentType, a.normalized,
+    const unsigned char* base = values.buffer() ? values.buffer()->data() + values.byte_offset() : nullptr;
+    return AccessorView::rows(base, size_t(values.byte_stride()), decoded_->mesh->num_points(), components,
+                              componentType, a.normalized,
                               rows == decoded_->rows.end() ? nullptr : rows->second.data());
 }
 

@@ -280,7 +280,14 @@ Result<Prepared> prepare(const std::filesystem::path& path, std::span<const std:
     // Only files that need it pay for the copy: a GLB's binary chunk is copied once more, and
     // freed when tinygltf has read it.
     if (handedDocument(*doc, out.extensions)) {
-        std::string json = doc->dump();
+        std::string json;
+        try {
+            json = doc->dump();
+        } catch (const nlohmann::json::exception&) {
+            // The parser admitted only valid UTF-8, which dump() writes back; should it refuse
+            // anyway, its text names neither a byte nor a field.
+            return Error{path.string() + ": JSON: not a document horde can hand on to its glTF parser"};
+        }
         out.handed =
             binary ? glbOf(std::move(json), rest) : std::vector<unsigned char>(json.begin(), json.end());
     }

@@ -76,8 +76,9 @@ struct File {
 };
 
 // tinygltf's parse of a .glb or .gltf held in memory, after the checks below, with the
-// extensions horde reads. Images are not decoded; external buffers are read only from the
-// model's own folder; placeholder buffers are not read at all (their data stays empty).
+// extensions horde reads. Images keep their encoded bytes (decodeMaterials decodes them);
+// external buffers are read only from the model's own folder; placeholder buffers are not read
+// at all (their data stays empty).
 Result<File> parse(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 // Before tinygltf (file_container.cpp), so that errors name the byte offset or the JSON path and

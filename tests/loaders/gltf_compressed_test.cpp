@@ -701,6 +701,13 @@ TEST(GltfExtensions, RequiredExtensionsHordeDoesNotReadAreRefusedByName) {
     EXPECT_EQ(failure(glb(doc, f.bin)), "test.glb: requires glTF extensions KHR_texture_basisu, "
                                         "KHR_texture_transform, which horde does not read");
     // Used but not required, an extension is the file's to fall back from: the file loads.
+    // A forged file requiring thousands is named by its first eight.
+    doc = f.doc;
+    for (int i = 0; i < 1000; ++i)
+        doc["extensionsRequired"].push_back("X_" + std::to_string(i));
+    EXPECT_EQ(failure(glb(doc, f.bin)),
+              "test.glb: requires glTF extensions X_0, X_1, X_2, X_3, X_4, X_5, X_6, X_7 and 992 more, which "
+              "horde does not read");
     // KHR_texture_transform on a texture that is only used: the file loads, and says what it
     // draws differently.
     doc = f.doc;
