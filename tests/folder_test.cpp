@@ -431,6 +431,27 @@ TEST_F(Folder, CrowdRunsOnAFolderOfEachFormat) {
     EXPECT_EQ(r.out.find("(null)"), std::string::npos) << r.out;
 }
 
+// A glTF that requires an extension horde does not read is refused by its name in the folder
+// commands too: `info DIR` shows it as the file's error, and `crowd --model DIR` leaves the file
+// out saying why, on stderr (it said "no clips, left out").
+TEST_F(Folder, AnUnreadRequiredExtensionIsNamedByTheFolderCommands) {
+    const fs::path folder = dir.path / "src/gltf";
+    horde::test::Glb glb = horde::test::Glb::read(folder / "beast.glb");
+    glb.doc["extensionsUsed"] = {"KHR_texture_basisu"};
+    glb.doc["extensionsRequired"] = {"KHR_texture_basisu"};
+    glb.write(folder / "basisu.glb");
+    const std::string why = (folder / "basisu.glb").string() +
+                            ": requires glTF extension KHR_texture_basisu, which horde does not read";
+    CliRun info = runCli("info " + folder.string());
+    EXPECT_NE(info.out.find("error      " + why), std::string::npos) << info.out;
+    CliRun crowd = horde::test::shell(std::string(HORDE_CLI) + " crowd --model " + folder.string() +
+                                      " --headless --count 4 --frames 1 --width 64 --height 48 --out " +
+                                      (dir.path / "crowd.png").string());
+    EXPECT_EQ(crowd.code, 0) << crowd.out;
+    EXPECT_NE(crowd.out.find("horde: basisu.glb: " + why + ", left out"), std::string::npos) << crowd.out;
+    EXPECT_NE(crowd.out.find("crowd model beast.glb"), std::string::npos) << crowd.out;
+}
+
 // --anim after a --model completes that model alone; before any --model, every model.
 TEST_F(Folder, CompanionsBelongToTheModelTheyFollow) {
     const std::string model = source + "/grimrock/models/beast.model";

@@ -14,7 +14,7 @@ Result<Interpolation> interpolation(const std::string& name, const std::string& 
     return Error{field + ": unknown sampler interpolation '" + name + "'"};
 }
 
-Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Animation& anim,
+Result<Channel> decodeChannel(BufferViews& views, const tinygltf::Animation& anim,
                               const tinygltf::AnimationChannel& ch, ChannelPath path, uint32_t node,
                               const std::string& field, Budget& keys) {
     if (ch.sampler < 0 || size_t(ch.sampler) >= anim.samplers.size())
@@ -23,16 +23,16 @@ Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Anima
     Result<Interpolation> interp = interpolation(s.interpolation, field);
     if (!interp) return interp.error();
     Result<AccessorView> input =
-        view(gltf, s.input, TINYGLTF_TYPE_SCALAR, {TINYGLTF_COMPONENT_TYPE_FLOAT}, field + " input");
+        view(views, s.input, TINYGLTF_TYPE_SCALAR, {TINYGLTF_COMPONENT_TYPE_FLOAT}, field + " input");
     if (!input) return input.error();
     bool rotation = path == ChannelPath::Rotation;
     // Rotations may be normalized integers (glTF "Animations": sampler outputs).
-    auto output = rotation ? view(gltf, s.output, TINYGLTF_TYPE_VEC4,
+    auto output = rotation ? view(views, s.output, TINYGLTF_TYPE_VEC4,
                                   {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE,
                                    TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_SHORT,
                                    TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
                                   field + " output")
-                           : view(gltf, s.output, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT},
+                           : view(views, s.output, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT},
                                   field + " output");
     if (!output) return output.error();
     size_t perKey = *interp == Interpolation::CubicSpline ? 3 : 1;
@@ -57,8 +57,9 @@ Result<Channel> decodeChannel(const tinygltf::Model& gltf, const tinygltf::Anima
 }
 } // namespace
 
-Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::vector<int32_t>& nodeOf,
+Result<std::vector<Clip>> decodeClips(BufferViews& views, const std::vector<int32_t>& nodeOf,
                                       std::vector<std::string>& warnings, Budget& keys) {
+    const tinygltf::Model& gltf = views.gltf();
     std::vector<Clip> clips;
     for (size_t a = 0; a < gltf.animations.size(); ++a) {
         const tinygltf::Animation& anim = gltf.animations[a];
@@ -87,7 +88,7 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
                                    "' channels (morph weights) are not animated by horde");
                 continue;
             }
-            Result<Channel> c = decodeChannel(gltf, anim, ch, path, uint32_t(node), field, keys);
+            Result<Channel> c = decodeChannel(views, anim, ch, path, uint32_t(node), field, keys);
             if (!c) return c.error();
             clip.duration = std::max(clip.duration, c->times.back());
             clip.channels.push_back(std::move(*c));
@@ -102,6 +103,8 @@ Result<std::vector<Clip>> decodeClips(const tinygltf::Model& gltf, const std::ve
             anim.extras.Get(kKeysNothing).Get<bool>())
             clip.channels.clear();
         clips.push_back(std::move(clip));
+        // The clip holds its own keys: what its samplers decompressed to is no longer needed.
+        views.release();
     }
     return clips;
 }

@@ -1,5 +1,6 @@
 #include <cmath>
 #include <map>
+#include <tuple>
 
 #include "gltf/gltf.h"
 #include "texture/texture.h"
@@ -63,12 +64,23 @@ void decodeMaterials(const tinygltf::Model& gltf, const std::filesystem::path& p
         m.alpha = g.alphaMode == "MASK" ? AlphaMode::Mask : g.alphaMode == "BLEND" ? AlphaMode::Blend : AlphaMode::Opaque;
         m.alphaCutoff = finite(g.alphaCutoff, 0.5f);
         m.doubleSided = g.doubleSided;
-        const std::pair<TextureSlot, int> slots[] = {{TextureSlot::Base, g.pbrMetallicRoughness.baseColorTexture.index},
-                                                     {TextureSlot::Normal, g.normalTexture.index},
-                                                     {TextureSlot::MetalRough, g.pbrMetallicRoughness.metallicRoughnessTexture.index},
-                                                     {TextureSlot::Emissive, g.emissiveTexture.index}};
-        for (auto [slot, index] : slots)
-            if (index >= 0) m.textures.push_back(images.ref(slot, index));
+        const std::tuple<TextureSlot, int, const tinygltf::ExtensionMap&> slots[] = {
+            {TextureSlot::Base, g.pbrMetallicRoughness.baseColorTexture.index,
+             g.pbrMetallicRoughness.baseColorTexture.extensions},
+            {TextureSlot::Normal, g.normalTexture.index, g.normalTexture.extensions},
+            {TextureSlot::MetalRough, g.pbrMetallicRoughness.metallicRoughnessTexture.index,
+             g.pbrMetallicRoughness.metallicRoughnessTexture.extensions},
+            {TextureSlot::Emissive, g.emissiveTexture.index, g.emissiveTexture.extensions}};
+        for (const auto& [slot, index, extensions] : slots) {
+            if (index < 0) continue;
+            m.textures.push_back(images.ref(slot, index));
+            // An extension the file only uses: read without it, as the file allows, but said.
+            if (extensions.count("KHR_texture_transform"))
+                model.warnings.push_back(
+                    "material '" + name + "' " + textureSlotName(slot) +
+                    " texture: its KHR_texture_transform (UV offset, rotation, scale) is not "
+                    "applied");
+        }
         model.materials.push_back(std::move(m));
     }
     // A primitive without a material has glTF's default one (white, opaque, one-sided): it is

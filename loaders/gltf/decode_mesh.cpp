@@ -1,6 +1,7 @@
 // glTF meshes -> horde meshes: one per primitive, or per run of primitives sharing their vertex
 // streams (as horde's own export writes them), placed once on every node that uses the mesh;
-// vertex streams decoded from checked accessors straight into the allocator.
+// vertex streams decoded from checked accessors (or a primitive's Draco stream) straight into
+// the allocator.
 #include "gltf/gltf.h"
 
 #include <algorithm>
@@ -11,10 +12,16 @@
 namespace horde::gltf {
 
 namespace {
-constexpr std::initializer_list<int> kFloat{TINYGLTF_COMPONENT_TYPE_FLOAT};
-constexpr std::initializer_list<int> kUvTypes{TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT};
+// Component types of mesh attributes: glTF 2.0's and, where KHR_mesh_quantization widens them,
+// its ("Extending Mesh Attributes"). The normalized flag is the accessor's; unnormalized
+// integers read as their values.
+constexpr int kFloat = TINYGLTF_COMPONENT_TYPE_FLOAT, kByte = TINYGLTF_COMPONENT_TYPE_BYTE,
+              kUbyte = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, kShort = TINYGLTF_COMPONENT_TYPE_SHORT,
+              kUshort = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+constexpr std::initializer_list<int> kPositionTypes{kFloat, kByte, kUbyte, kShort, kUshort};
+constexpr std::initializer_list<int> kDirectionTypes{kFloat, kByte, kShort}; // NORMAL, TANGENT
+constexpr std::initializer_list<int> kUvTypes{kFloat, kByte, kUbyte, kShort, kUshort};
+constexpr std::initializer_list<int> kColorTypes{kFloat, kUbyte, kUshort};
 
 int attribute(const tinygltf::Primitive& p, const std::string& name) {
     auto it = p.attributes.find(name);
@@ -29,18 +36,34 @@ struct Streams {
     uint32_t uvSets = 0;
 };
 
-Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& p, const std::string& field) {
+// Where a primitive's vertex streams and indices come from: its accessors, or the Draco stream
+// that stands for those the extension names.
+struct Source {
+    BufferViews& views;
+    const tinygltf::Primitive& primitive;
+    const DracoMesh* draco = nullptr;
+
+    Result<AccessorView> attribute(const std::string& name, int type, std::initializer_list<int> types,
+                                   const std::string& field) const {
+        const int index = gltf::attribute(primitive, name);
+        if (draco && draco->holds(name))
+            return draco->attribute(views.gltf(), name, index, type, types, field);
+        return view(views, index, type, types, field);
+    }
+};
+
+Result<Streams> streams(const Source& source, const std::string& field) {
+    const tinygltf::Primitive& p = source.primitive;
     Streams s;
     Result<AccessorView> pos =
-        view(gltf, attribute(p, "POSITION"), TINYGLTF_TYPE_VEC3, kFloat, field + " POSITION");
+        source.attribute("POSITION", TINYGLTF_TYPE_VEC3, kPositionTypes, field + " POSITION");
     if (!pos) return pos.error();
     s.position = *pos;
     auto optional = [&](const char* name, int type, std::initializer_list<int> types, AccessorView& out,
                         bool& present) -> Status {
-        int index = attribute(p, name);
-        present = index >= 0;
+        present = attribute(p, name) >= 0;
         if (!present) return Ok{};
-        Result<AccessorView> v = view(gltf, index, type, types, field + " " + name);
+        Result<AccessorView> v = source.attribute(name, type, types, field + " " + name);
         if (!v) return v.error();
         if (v->count != s.position.count)
             return Error{field + " " + name + ": " + std::to_string(v->count) + " elements for " +
@@ -49,18 +72,19 @@ Result<Streams> streams(const tinygltf::Model& gltf, const tinygltf::Primitive& 
         return Ok{};
     };
     bool uv0 = false, uv1 = false;
-    for (Status st : {optional("NORMAL", TINYGLTF_TYPE_VEC3, kFloat, s.normal, s.hasNormal),
-                      optional("TANGENT", TINYGLTF_TYPE_VEC4, kFloat, s.tangent, s.hasTangent),
+    for (Status st : {optional("NORMAL", TINYGLTF_TYPE_VEC3, kDirectionTypes, s.normal, s.hasNormal),
+                      optional("TANGENT", TINYGLTF_TYPE_VEC4, kDirectionTypes, s.tangent, s.hasTangent),
                       optional("TEXCOORD_0", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv0, uv0),
                       optional("TEXCOORD_1", TINYGLTF_TYPE_VEC2, kUvTypes, s.uv1, uv1)})
         if (!st) return st.error();
     s.uvSets = uv1 ? 2 : uv0 ? 1 : 0;
     // COLOR_0 is RGB or RGBA, float or normalized integers.
+    const tinygltf::Model& gltf = source.views.gltf();
     int color = attribute(p, "COLOR_0");
     bool rgb = color >= 0 && size_t(color) < gltf.accessors.size() &&
                gltf.accessors[size_t(color)].type == TINYGLTF_TYPE_VEC3;
-    if (Status st =
-            optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kUvTypes, s.color, s.hasColor);
+    if (Status st = optional("COLOR_0", rgb ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_VEC4, kColorTypes, s.color,
+                             s.hasColor);
         !st)
         return st.error();
     for (int set = 0;; ++set) {
@@ -89,12 +113,15 @@ struct Group {
     size_t first = 0, count = 0; // primitives of the glTF mesh
 };
 
-// Primitives with the same attribute accessors share one vertex array: one horde mesh.
-std::vector<Group> groups(const tinygltf::Mesh& mesh) {
+// Primitives with the same attribute accessors share one vertex array: one horde mesh. A Draco
+// primitive's vertices are its own stream's.
+std::vector<Group> groups(const tinygltf::Mesh& mesh,
+                          const std::vector<std::optional<DracoPrimitive>>& draco) {
     std::vector<Group> out;
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         if (mesh.primitives[p].mode != TINYGLTF_MODE_TRIANGLES) continue;
-        if (!out.empty() && out.back().first + out.back().count == p &&
+        if (!out.empty() && out.back().first + out.back().count == p && !draco[p] &&
+            !draco[out.back().first] &&
             mesh.primitives[out.back().first].attributes == mesh.primitives[p].attributes)
             ++out.back().count;
         else
@@ -103,13 +130,13 @@ std::vector<Group> groups(const tinygltf::Mesh& mesh) {
     return out;
 }
 
-
-Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const Group& g,
+Status decodeMesh(BufferViews& views, const DracoMesh* draco, const tinygltf::Mesh& gm, const Group& g,
                   const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,
                   Budget& storage, Model& model) {
+    const tinygltf::Model& gltf = views.gltf();
     std::string field = "mesh '" + gm.name + "' primitive " + std::to_string(g.first);
     const tinygltf::Primitive& first = gm.primitives[g.first];
-    Result<Streams> s = streams(gltf, first, field);
+    Result<Streams> s = streams(Source{views, first, draco}, field);
     if (!s) return s.error();
     if (s->position.count == 0 || s->position.count > 0xffffffffu)
         return Error{field + " POSITION: no vertices"};
@@ -120,9 +147,11 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
         const tinygltf::Primitive& prim = gm.primitives[p];
         std::string pf = "mesh '" + gm.name + "' primitive " + std::to_string(p) + " indices";
         AccessorView iv;
-        if (prim.indices >= 0) {
+        if (draco) {
+            iv = draco->triangles(); // DracoMesh::decode checked it against the indices accessor
+        } else if (prim.indices >= 0) {
             Result<AccessorView> v =
-                view(gltf, prim.indices, TINYGLTF_TYPE_SCALAR,
+                view(views, prim.indices, TINYGLTF_TYPE_SCALAR,
                      {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT},
                      pf);
@@ -183,8 +212,15 @@ Status decodeMesh(const tinygltf::Model& gltf, const tinygltf::Mesh& gm, const G
     for (size_t p = 0; p < indexViews.size(); ++p) {
         const AccessorView& iv = indexViews[p];
         uint32_t begin = at;
-        for (size_t i = 0; i < iv.count; ++i)
-            a.setIndex(at++, iv.componentType ? iv.getIndex(i) : uint32_t(i));
+        for (size_t i = 0; i < iv.count; ++i) {
+            const uint32_t index = iv.componentType ? iv.getIndex(i) : uint32_t(i);
+            // Checked here, before 16-bit storage could wrap it onto a vertex that exists.
+            if (index >= vertices)
+                return Error{"mesh '" + gm.name + "' primitive " + std::to_string(g.first + p) +
+                             " indices: index " + std::to_string(i) + " = " + std::to_string(index) +
+                             " is past its " + std::to_string(vertices) + " vertices"};
+            a.setIndex(at++, index);
+        }
         mesh.submeshes.push_back(
             {materialName(gltf, gm.primitives[g.first + p].material), begin, uint32_t(iv.count)});
     }
@@ -204,8 +240,9 @@ uint32_t placeOf(const Model& model, int32_t node, int skin) {
 }
 } // namespace
 
-Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf,
-                    MeshAllocator& allocator, Budget& storage, Model& model) {
+Status decodeMeshes(BufferViews& views, const std::vector<int32_t>& hordeOf, MeshAllocator& allocator,
+                    Budget& storage, Model& model) {
+    const tinygltf::Model& gltf = views.gltf();
     std::vector<std::vector<size_t>> nodesOfMesh(gltf.meshes.size()); // glTF nodes, in horde order
     std::vector<size_t> gltfOf; // horde order, then the nodes left out of it (load.cpp)
     for (size_t g = 0; g < hordeOf.size(); ++g)
@@ -235,17 +272,29 @@ Status decodeMeshes(const tinygltf::Model& gltf, const std::vector<int32_t>& hor
                                          " is not triangles; skipped");
         if (nodesOfMesh[m].empty())
             model.warnings.push_back("mesh '" + base + "' is not placed by any node; skipped");
-        std::vector<Group> parts = groups(gm);
+        const std::vector<std::optional<DracoPrimitive>>& dracoOf = views.extensions().draco[m];
+        std::vector<Group> parts = groups(gm, dracoOf);
+        // Each Draco stream is decoded once, for the first node that places the mesh.
+        std::vector<std::optional<DracoMesh>> draco(parts.size());
         for (size_t g : nodesOfMesh[m]) {
             const tinygltf::Node& node = gltf.nodes[g];
             for (size_t i = 0; i < parts.size(); ++i) {
                 std::string name = parts.size() == 1 ? base : base + "_" + std::to_string(i);
-                if (Status st = decodeMesh(gltf, gm, parts[i], name, placeOf(model, hordeOf[g], node.skin),
-                                           node.skin, allocator, storage, model);
+                if (const std::optional<DracoPrimitive>& d = dracoOf[parts[i].first]; d && !draco[i]) {
+                    Result<DracoMesh> decoded = DracoMesh::decode(views, gm.primitives[parts[i].first], *d,
+                                                                  "mesh '" + gm.name + "' primitive " +
+                                                                      std::to_string(parts[i].first));
+                    if (!decoded) return decoded.error();
+                    draco[i] = std::move(*decoded);
+                }
+                if (Status st = decodeMesh(views, draco[i] ? &*draco[i] : nullptr, gm, parts[i], name,
+                                           placeOf(model, hordeOf[g], node.skin), node.skin, allocator,
+                                           storage, model);
                     !st)
                     return st;
             }
         }
+        views.release();
     }
     return Ok{};
 }

@@ -53,7 +53,7 @@ Axes fileAxes() {
     return Axes{};
 }
 
-Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+Result<File> parse(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     if (bytes.size() > 0xffffffffu) return Error{path.string() + ": larger than glTF's 4 GiB limit"};
     std::error_code ec;
     std::filesystem::path folder =
@@ -61,23 +61,25 @@ Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const
     tinygltf::TinyGLTF reader;
     reader.SetImageLoader(keepImage, nullptr);
     reader.SetFsCallbacks({exists, expand, readWithin, refuseWrite, &folder});
-    tinygltf::Model model;
-    std::string err, warn;
-    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-    auto size = static_cast<unsigned int>(bytes.size());
     const std::string extension = lowerExtension(path);
     // A .glb is binary whatever its first bytes are: one that lacks the magic is refused for it.
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const bool binary = (bytes.size() >= 4 && std::memcmp(data, "glTF", 4) == 0) || extension == ".glb";
-    if (binary) {
-        if (Result<std::span<const std::byte>> json = glbJson(path, bytes); !json) return json.error();
-    } else if (Status st = checkJson(path, bytes); !st) {
-        return st.error();
-    }
+    Result<Prepared> prepared = prepare(path, bytes, binary);
+    if (!prepared) return prepared.error();
+    std::span<const unsigned char> handed(data, bytes.size());
+    if (!prepared->handed.empty()) handed = prepared->handed;
+    if (handed.size() > 0xffffffffu) return Error{path.string() + ": larger than glTF's 4 GiB limit"};
+    File file{tinygltf::Model{}, std::move(prepared->extensions)};
+    std::string err, warn;
     bool ok = false;
+    const auto size = static_cast<unsigned int>(handed.size());
     try {
-        ok = binary ? reader.LoadBinaryFromMemory(&model, &err, &warn, data, size, folder.string())
-                    : reader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(data),
-                                                 size, folder.string());
+        ok = binary
+                 ? reader.LoadBinaryFromMemory(&file.gltf, &err, &warn, handed.data(), size, folder.string())
+                 : reader.LoadASCIIFromString(&file.gltf, &err, &warn,
+                                              reinterpret_cast<const char*>(handed.data()), size,
+                                              folder.string());
     } catch (const std::exception&) {
         // The checks above leave tinygltf nothing its JSON library would throw on; should it
         // throw anyway, its text names neither a byte nor a field.
@@ -87,9 +89,19 @@ Result<tinygltf::Model> parse(const std::filesystem::path& path, std::span<const
         std::string first = err.substr(0, err.find('\n'));
         return Error{path.string() + ": " + (first.empty() ? "not a valid glTF file" : "glTF: " + first)};
     }
-    for (const std::string& ext : model.extensionsRequired)
-        return Error{path.string() + ": extensionsRequired: '" + ext + "' is not supported"};
-    return model;
+    prepared->handed = {};
+    // The parse as the file wrote it (handedDocument): placeholders hold nothing, and Draco
+    // primitives keep their indices accessor.
+    const Extensions& e = file.extensions;
+    for (size_t b = 0; b < file.gltf.buffers.size() && b < e.placeholder.size(); ++b)
+        if (e.placeholder[b]) file.gltf.buffers[b].data = {};
+    for (size_t m = 0; m < file.gltf.meshes.size() && m < e.draco.size(); ++m)
+        for (size_t p = 0; p < file.gltf.meshes[m].primitives.size() && p < e.draco[m].size(); ++p)
+            if (e.draco[m][p]) file.gltf.meshes[m].primitives[p].indices = e.draco[m][p]->indices;
+    if (file.gltf.bufferViews.size() != e.meshopt.size() ||
+        file.gltf.buffers.size() != e.placeholder.size() || file.gltf.meshes.size() != e.draco.size())
+        return Error{path.string() + ": glTF: tinygltf read other arrays than the JSON holds"};
+    return file;
 }
 
 } // namespace horde::gltf

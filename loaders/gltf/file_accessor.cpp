@@ -6,6 +6,13 @@
 namespace horde::gltf {
 
 namespace {
+template <class T> T load(const unsigned char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+} // namespace
+
 size_t componentSize(int componentType) {
     switch (componentType) {
     case TINYGLTF_COMPONENT_TYPE_BYTE:
@@ -22,15 +29,68 @@ size_t componentSize(int componentType) {
     }
 }
 
-template <class T> T load(const unsigned char* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
+Result<std::span<const unsigned char>> BufferViews::bytes(int index, const std::string& field) {
+    const tinygltf::Model& gltf = file_.gltf;
+    const std::string at = field + ": bufferView " + std::to_string(index);
+    if (index < 0 || size_t(index) >= gltf.bufferViews.size()) return Error{at + " out of range"};
+    const tinygltf::BufferView& bv = gltf.bufferViews[size_t(index)];
+    const std::vector<bool>& placeholder = file_.extensions.placeholder;
+    const std::optional<MeshoptView>& meshopt = file_.extensions.meshopt[size_t(index)];
+    if (!meshopt) {
+        if (bv.buffer < 0 || size_t(bv.buffer) >= gltf.buffers.size())
+            return Error{at + " names buffer " + std::to_string(bv.buffer) + " out of range"};
+        if (placeholder[size_t(bv.buffer)])
+            return Error{
+                at + " reads buffer " + std::to_string(bv.buffer) +
+                ", a placeholder without data: only bufferViews compressed with EXT_meshopt_compression "
+                "may name it"};
+        const std::vector<unsigned char>& data = gltf.buffers[size_t(bv.buffer)].data;
+        if (bv.byteOffset > data.size() || bv.byteLength > data.size() - bv.byteOffset)
+            return Error{at + " (offset " + std::to_string(bv.byteOffset) + ", length " +
+                         std::to_string(bv.byteLength) + ") runs past its buffer of " +
+                         std::to_string(data.size()) + " bytes"};
+        return std::span(data.data() + bv.byteOffset, bv.byteLength);
+    }
+    if (auto held = held_.find(index); held != held_.end())
+        return std::span<const unsigned char>(held->second);
+    const MeshoptView& m = *meshopt;
+    const std::string ext = at + ": EXT_meshopt_compression";
+    if (m.buffer >= gltf.buffers.size())
+        return Error{ext + ": buffer " + std::to_string(m.buffer) + " out of range"};
+    if (placeholder[m.buffer])
+        return Error{ext + ": names buffer " + std::to_string(m.buffer) +
+                     ", a placeholder without data, for its compressed bytes"};
+    const std::vector<unsigned char>& data = gltf.buffers[m.buffer].data;
+    if (m.byteOffset > data.size() || m.byteLength > data.size() - m.byteOffset)
+        return Error{ext + ": the compressed bytes (offset " + std::to_string(m.byteOffset) + ", length " +
+                     std::to_string(m.byteLength) + ") run past buffer " + std::to_string(m.buffer) + " of " +
+                     std::to_string(data.size()) + " bytes"};
+    // readExtensions checked count * byteStride against the bufferView's byteLength (no overflow).
+    const uint64_t size = m.count * m.byteStride;
+    if (!decompressed_.take(size))
+        return Error{ext + ": " + std::to_string(size) + " " + decompressed_.reason()};
+    std::vector<unsigned char> out(size);
+    if (Status st = decodeMeshopt(m, std::span(data.data() + m.byteOffset, m.byteLength), out, ext); !st)
+        return st.error();
+    return std::span<const unsigned char>(held_.emplace(index, std::move(out)).first->second);
+}
+
+AccessorView AccessorView::rows(const unsigned char* base, size_t stride, size_t count, int components,
+                                int componentType, bool normalized, const uint32_t* rows) {
+    AccessorView v;
+    v.count = count;
+    v.components = components;
+    v.componentType = componentType;
+    v.normalized = normalized;
+    v.componentSize_ = componentSize(componentType);
+    v.base_ = base;
+    v.stride_ = stride;
+    v.rows_ = rows;
     return v;
 }
-} // namespace
 
 float AccessorView::get(size_t i, int c) const {
-    const unsigned char* p = base_ + i * stride_ + size_t(c) * componentSize_;
+    const unsigned char* p = element(i) + size_t(c) * componentSize_;
     switch (componentType) {
     case TINYGLTF_COMPONENT_TYPE_FLOAT:
         return load<float>(p);
@@ -55,7 +115,7 @@ float AccessorView::get(size_t i, int c) const {
 }
 
 uint32_t AccessorView::integer(size_t i, int c) const {
-    const unsigned char* p = base_ + i * stride_ + size_t(c) * componentSize_;
+    const unsigned char* p = element(i) + size_t(c) * componentSize_;
     switch (componentSize_) {
     case 1:
         return *p;
@@ -73,8 +133,9 @@ glm::vec4 AccessorView::vec4(size_t i, float w) const {
     return v;
 }
 
-Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
-                          std::initializer_list<int> componentTypes, const std::string& field) {
+Result<AccessorView> view(BufferViews& views, int index, int type, std::initializer_list<int> componentTypes,
+                          const std::string& field) {
+    const tinygltf::Model& model = views.gltf();
     auto fail = [&](const std::string& why) {
         return Error{field + ": accessor " + std::to_string(index) + " " + why};
     };
@@ -99,29 +160,22 @@ Result<AccessorView> view(const tinygltf::Model& model, int index, int type,
                         " zeros); horde reads only accessors backed by a buffer");
         return v;
     }
-    if (size_t(a.bufferView) >= model.bufferViews.size())
-        return fail("names bufferView " + std::to_string(a.bufferView) + " out of range");
-    const tinygltf::BufferView& bv = model.bufferViews[a.bufferView];
-    if (bv.buffer < 0 || size_t(bv.buffer) >= model.buffers.size())
-        return fail("bufferView " + std::to_string(a.bufferView) + " names buffer " +
-                    std::to_string(bv.buffer) + " out of range");
-    const std::vector<unsigned char>& data = model.buffers[bv.buffer].data;
-    if (bv.byteOffset > data.size() || bv.byteLength > data.size() - bv.byteOffset)
-        return fail("bufferView " + std::to_string(a.bufferView) + " (offset " +
-                    std::to_string(bv.byteOffset) + ", length " + std::to_string(bv.byteLength) +
-                    ") runs past its buffer of " + std::to_string(data.size()) + " bytes");
+    Result<std::span<const unsigned char>> data =
+        views.bytes(a.bufferView, field + ": accessor " + std::to_string(index));
+    if (!data) return data.error();
+    const tinygltf::BufferView& bv = model.bufferViews[size_t(a.bufferView)];
     size_t element = v.componentSize_ * size_t(v.components);
     v.stride_ = bv.byteStride ? bv.byteStride : element;
     if (v.stride_ < element)
         return fail("byteStride " + std::to_string(bv.byteStride) + " is smaller than its element");
     // count, offset and stride come from the file: check in a way that cannot overflow.
-    if (a.byteOffset > bv.byteLength)
+    if (a.byteOffset > data->size())
         return fail("byteOffset " + std::to_string(a.byteOffset) + " is past its bufferView");
-    size_t room = bv.byteLength - a.byteOffset;
+    size_t room = data->size() - a.byteOffset;
     if (a.count > 0 && (room < element || (a.count - 1) > (room - element) / v.stride_))
         return fail("count " + std::to_string(a.count) + " runs past its bufferView (" +
                     std::to_string(room) + " bytes)");
-    v.base_ = data.data() + bv.byteOffset + a.byteOffset;
+    v.base_ = data->data() + a.byteOffset;
     return v;
 }
 

@@ -1,6 +1,7 @@
 // What is checked before tinygltf sees a file, so that its errors keep reader.h's promise (file,
 // byte offset or JSON path, field, reason in words): the GLB container (header, chunks), the
-// JSON's syntax, and the properties glTF 2.0 requires of the objects horde reads.
+// JSON's syntax, the properties glTF 2.0 requires of the objects horde reads and the extensions
+// (file_extensions.cpp); then what tinygltf is handed.
 #include "gltf/gltf.h"
 
 #include <cstring>
@@ -185,10 +186,11 @@ Status checkDocument(const std::string& file, const nlohmann::json& doc) {
         }
     return Ok{};
 }
-} // namespace
 
+// A GLB's JSON chunk, checked as a container (header, chunks); the chunks after it in `rest`.
 Result<std::span<const std::byte>> glbJson(const std::filesystem::path& path,
-                                           std::span<const std::byte> bytes) {
+                                           std::span<const std::byte> bytes,
+                                           std::span<const std::byte>& rest) {
     Reader r(bytes, path.string());
     auto fail = [&](size_t at, std::string_view field, const std::string& reason) {
         r.failAt(at, field, reason);
@@ -235,17 +237,61 @@ Result<std::span<const std::byte>> glbJson(const std::filesystem::path& path,
                             std::to_string(binLength) + ") runs past the end of the " +
                             std::to_string(length) + "-byte file");
     }
-    std::span<const std::byte> json = bytes.subspan(jsonAt, jsonLength);
-    Result<nlohmann::json> doc = parseJson(path.string(), json, jsonAt, "JSON chunk");
-    if (!doc) return doc.error();
-    if (Status st = checkDocument(path.string(), *doc); !st) return st.error();
-    return json;
+    rest = bytes.subspan(binAt, length - binAt);
+    return bytes.subspan(jsonAt, jsonLength);
 }
 
-Status checkJson(const std::filesystem::path& path, std::span<const std::byte> text) {
-    Result<nlohmann::json> doc = parseJson(path.string(), text, 0, "JSON");
+// A GLB of `json` (padded with spaces, as the container asks) and the chunks that followed the
+// file's own JSON chunk.
+std::vector<unsigned char> glbOf(std::string json, std::span<const std::byte> rest) {
+    json.resize((json.size() + 3) & ~size_t(3), ' ');
+    std::vector<unsigned char> out;
+    out.reserve(kGlbHeaderSize + kChunkHeaderSize + json.size() + rest.size());
+    auto u32 = [&](uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+    };
+    out.insert(out.end(), {'g', 'l', 'T', 'F'});
+    u32(2);
+    u32(uint32_t(kGlbHeaderSize + kChunkHeaderSize + json.size() + rest.size()));
+    u32(uint32_t(json.size()));
+    u32(kJsonChunk);
+    out.insert(out.end(), json.begin(), json.end());
+    const auto* tail = reinterpret_cast<const unsigned char*>(rest.data());
+    out.insert(out.end(), tail, tail + rest.size());
+    return out;
+}
+} // namespace
+
+Result<Prepared> prepare(const std::filesystem::path& path, std::span<const std::byte> bytes, bool binary) {
+    std::span<const std::byte> text = bytes, rest;
+    if (binary) {
+        Result<std::span<const std::byte>> json = glbJson(path, bytes, rest);
+        if (!json) return json.error();
+        text = *json;
+    }
+    Result<nlohmann::json> doc = parseJson(
+        path.string(), text, binary ? kGlbHeaderSize + kChunkHeaderSize : 0, binary ? "JSON chunk" : "JSON");
     if (!doc) return doc.error();
-    return checkDocument(path.string(), *doc);
+    if (Status st = checkDocument(path.string(), *doc); !st) return st.error();
+    Result<Extensions> extensions = readExtensions(path.string(), *doc, binary);
+    if (!extensions) return extensions.error();
+    Prepared out{std::move(*extensions), {}};
+    // Only files that need it pay for the copy: a GLB's binary chunk is copied once more, and
+    // freed when tinygltf has read it.
+    if (handedDocument(*doc, out.extensions)) {
+        std::string json;
+        try {
+            json = doc->dump();
+        } catch (const nlohmann::json::exception&) {
+            // The parser admitted only valid UTF-8, which dump() writes back; should it refuse
+            // anyway, its text names neither a byte nor a field.
+            return Error{path.string() + ": JSON: not a document horde can hand on to its glTF parser"};
+        }
+        out.handed =
+            binary ? glbOf(std::move(json), rest) : std::vector<unsigned char>(json.begin(), json.end());
+    }
+    return out;
 }
 
 } // namespace horde::gltf

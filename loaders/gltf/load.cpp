@@ -109,7 +109,8 @@ Result<std::vector<int32_t>> nodeOrder(const tinygltf::Model& gltf, Model& model
     return hordeOf;
 }
 
-Status decodeSkins(const tinygltf::Model& gltf, const std::vector<int32_t>& hordeOf, Model& model) {
+Status decodeSkins(BufferViews& views, const std::vector<int32_t>& hordeOf, Model& model) {
+    const tinygltf::Model& gltf = views.gltf();
     for (size_t s = 0; s < gltf.skins.size(); ++s) {
         const tinygltf::Skin& gs = gltf.skins[s];
         std::string field = "skin " + std::to_string(s);
@@ -121,7 +122,7 @@ Status decodeSkins(const tinygltf::Model& gltf, const std::vector<int32_t>& hord
         }
         skin.inverseBind.assign(skin.joints.size(), glm::mat4(1.0f));
         if (gs.inverseBindMatrices >= 0) {
-            Result<AccessorView> ibm = view(gltf, gs.inverseBindMatrices, TINYGLTF_TYPE_MAT4,
+            Result<AccessorView> ibm = view(views, gs.inverseBindMatrices, TINYGLTF_TYPE_MAT4,
                                             {TINYGLTF_COMPONENT_TYPE_FLOAT}, field + " inverseBindMatrices");
             if (!ibm) return ibm.error();
             if (ibm->count != skin.joints.size())
@@ -133,6 +134,7 @@ Status decodeSkins(const tinygltf::Model& gltf, const std::vector<int32_t>& hord
         }
         model.skins.push_back(std::move(skin));
     }
+    views.release();
     return Ok{};
 }
 
@@ -146,14 +148,23 @@ uint64_t allowance(std::span<const std::byte> bytes, const tinygltf::Model& gltf
 }
 
 Budget storageBudget(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
-    return Budget(allowance(bytes, gltf), "more bytes of mesh storage would pass " + std::to_string(kStoragePerInputByte) +
-                                              " per byte of the file (every node that places a mesh, and every primitive "
-                                              "that repeats an accessor, is stored again)");
+    return Budget(allowance(bytes, gltf),
+                  "more bytes of mesh storage would pass " + std::to_string(kStoragePerInputByte) +
+                      " per byte of the file (every node that places a mesh, and every primitive "
+                      "that repeats an accessor, is stored again)");
 }
 
 Budget keyBudget(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
-    return Budget(allowance(bytes, gltf), "more bytes of keys would pass " + std::to_string(kStoragePerInputByte) +
-                                              " per byte of the file (every channel keeps its own copy of its sampler's keys)");
+    return Budget(allowance(bytes, gltf),
+                  "more bytes of keys would pass " + std::to_string(kStoragePerInputByte) +
+                      " per byte of the file (every channel keeps its own copy of its sampler's keys)");
+}
+
+Budget decompressedBudget(std::span<const std::byte> bytes, const tinygltf::Model& gltf) {
+    return Budget(allowance(bytes, gltf),
+                  "more bytes of decompressed data would pass " + std::to_string(kStoragePerInputByte) +
+                      " per byte of the file (a compressed bufferView is decompressed again for "
+                      "every mesh and animation that reads it)");
 }
 
 Error inFile(const std::filesystem::path& path, const Error& e) {
@@ -163,40 +174,46 @@ Error inFile(const std::filesystem::path& path, const Error& e) {
 
 Result<Model> readModel(const std::filesystem::path& path, std::span<const std::byte> bytes,
                         const LoadOptions& options, MeshAllocator& allocator) {
-    Result<tinygltf::Model> gltf = parse(path, bytes);
-    if (!gltf) return gltf.error();
+    Result<File> file = parse(path, bytes);
+    if (!file) return file.error();
+    const tinygltf::Model& gltf = file->gltf;
+    Budget decompressed = decompressedBudget(bytes, gltf);
+    BufferViews views(*file, decompressed);
     Model model;
     model.format = "gltf";
     model.axes = fileAxes();
-    Result<std::vector<int32_t>> hordeOf = nodeOrder(*gltf, model);
+    Result<std::vector<int32_t>> hordeOf = nodeOrder(gltf, model);
     if (!hordeOf) return inFile(path, hordeOf.error());
-    if (Status st = decodeSkins(*gltf, *hordeOf, model); !st) return inFile(path, st.error());
-    Budget storage = storageBudget(bytes, *gltf);
-    if (Status st = decodeMeshes(*gltf, *hordeOf, allocator, storage, model); !st) return inFile(path, st.error());
-    Budget keys = keyBudget(bytes, *gltf);
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, *hordeOf, model.warnings, keys);
+    if (Status st = decodeSkins(views, *hordeOf, model); !st) return inFile(path, st.error());
+    Budget storage = storageBudget(bytes, gltf);
+    if (Status st = decodeMeshes(views, *hordeOf, allocator, storage, model); !st)
+        return inFile(path, st.error());
+    Budget keys = keyBudget(bytes, gltf);
+    Result<std::vector<Clip>> clips = decodeClips(views, *hordeOf, model.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
     HeapTextureAllocator heap;
-    decodeMaterials(*gltf, path, model, options.textures ? options.textures->allocator() : heap);
+    decodeMaterials(gltf, path, model, options.textures ? options.textures->allocator() : heap);
     return model;
 }
 
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target) {
-    Result<tinygltf::Model> gltf = parse(path, bytes);
-    if (!gltf) return gltf.error();
+    Result<File> file = parse(path, bytes);
+    if (!file) return file.error();
     // Hashed, the first of a repeated name winning as in findNode: linear in both files' nodes.
     std::unordered_map<std::string, int32_t> byName;
     for (size_t n = 0; n < target.nodes.size(); ++n)
         byName.emplace(target.nodes[n].name, int32_t(n));
     std::vector<int32_t> nodeOf;
-    for (const tinygltf::Node& n : gltf->nodes) {
+    for (const tinygltf::Node& n : file->gltf.nodes) {
         auto found = byName.find(n.name);
         nodeOf.push_back(found == byName.end() ? -1 : found->second);
     }
-    Budget keys = keyBudget(bytes, *gltf);
-    Result<std::vector<Clip>> clips = decodeClips(*gltf, nodeOf, target.warnings, keys);
+    Budget decompressed = decompressedBudget(bytes, file->gltf);
+    BufferViews views(*file, decompressed);
+    Budget keys = keyBudget(bytes, file->gltf);
+    Result<std::vector<Clip>> clips = decodeClips(views, nodeOf, target.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     return clips;
 }

@@ -12,8 +12,13 @@ glm::vec4 Frame::rotation(glm::vec4 q) const {
 }
 
 glm::vec3 Frame::scale(glm::vec3 s) const {
-    glm::vec3 permuted = permutation * s;
-    return {std::abs(permuted.x), std::abs(permuted.y), std::abs(permuted.z)};
+    // P diag(s) P^T = diag(|P| s): the permutation's signs cancel, the scale's own stay (a node
+    // scaled by -1 mirrors what hangs on it).
+    glm::mat3 moves(0.0f);
+    for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+            moves[c][r] = std::abs(permutation[c][r]);
+    return moves * s;
 }
 
 glm::mat4 Frame::matrix(const glm::mat4& m) const {
