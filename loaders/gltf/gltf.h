@@ -131,7 +131,7 @@ struct Frame {
     glm::vec3 direction(glm::vec3 d) const { return permutation * d; }
     // A rotation conjugated by the permutation: its axis is a pseudo-vector.
     glm::vec4 rotation(glm::vec4 xyzw) const;
-    // Per-axis scale factors land on the permuted axes.
+    // Per-axis scale factors land on the permuted axes, signs kept.
     glm::vec3 scale(glm::vec3 s) const;
     // A model-space -> joint-space matrix with both spaces converted.
     glm::mat4 matrix(const glm::mat4& m) const;

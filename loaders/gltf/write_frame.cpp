@@ -12,8 +12,13 @@ glm::vec4 Frame::rotation(glm::vec4 q) const {
 }
 
 glm::vec3 Frame::scale(glm::vec3 s) const {
-    glm::vec3 permuted = permutation * s;
-    return {std::abs(permuted.x), std::abs(permuted.y), std::abs(permuted.z)};
+    // P diag(s) P^-1 is diag(|P| s): the axes move, the signs of the permutation cancel, and a
+    // mirror (a negative factor) stays one; glTF's node.scale may be negative (the winding then
+    // follows the determinant, glTF 2.0 section 3.7.4).
+    glm::mat3 magnitude = permutation;
+    for (int c = 0; c < 3; ++c)
+        magnitude[c] = glm::abs(magnitude[c]);
+    return magnitude * s;
 }
 
 glm::mat4 Frame::matrix(const glm::mat4& m) const {
