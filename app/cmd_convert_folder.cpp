@@ -139,6 +139,14 @@ int runConvertFolder(const ModelInput& given, const std::string& to, const std::
         missing += c.missingTextures;
         missingModels += c.missingTextures > 0;
     }
+    // An animation that cannot be read pairs with no model (its models convert without it): each
+    // is named with why, so none is lost silently.
+    nlohmann::json refused = nlohmann::json::array();
+    for (const FolderFile& f : folder->files)
+        if (!f.error.empty() && f.survey.kind == FileKind::Animation) {
+            std::printf("refused  %s\n", f.error.c_str());
+            refused.push_back({{"source", f.rel}, {"error", f.error}});
+        }
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
     const std::string name = jobs.shard.count > 1 ? "manifest." + std::to_string(jobs.shard.index) + "-of-" +
@@ -149,6 +157,7 @@ int runConvertFolder(const ModelInput& given, const std::string& to, const std::
                                {"to", format->id},
                                {"shard", jobs.shard.count > 1 ? jobs.shard.text() : "1/1"},
                                {"models", models},
+                               {"refused_animations", refused},
                                {"converted", mine.size() - failed},
                                {"failed", failed}}
                     .dump(2)
@@ -159,6 +168,8 @@ int runConvertFolder(const ModelInput& given, const std::string& to, const std::
     }
     std::printf("%zu models converted to %s, %zu failed", mine.size() - failed, format->id, failed);
     if (warned) std::printf(", %zu with warnings", warned);
+    if (!refused.empty())
+        std::printf(", %zu animation%s refused", refused.size(), refused.size() == 1 ? "" : "s");
     if (missing)
         std::printf(" (%zu texture reference%s not found, in %zu model%s)", missing, missing == 1 ? "" : "s",
                     missingModels, missingModels == 1 ? "" : "s");

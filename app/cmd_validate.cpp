@@ -63,6 +63,7 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
     if (keyless)
         clips.check.detail += "; " + std::to_string(keyless) + " clip" + (keyless == 1 ? "" : "s") +
                               " keying nothing on both sides, compared as the bind pose";
+    clips.check.compared = !clips.pairs.empty(); // no clip on either side (or none in common): nothing
     checks.push_back(clips.check);
     return out;
 }
@@ -86,25 +87,31 @@ double poseSpacing(std::span<const Bounds> poses, float aspect) {
     return 2.0 * reach + 1.0;
 }
 
+const char* said(Verdict v) {
+    return v == Verdict::Pass ? "pass" : v == Verdict::Fail ? "FAIL" : "nothing compared";
+}
+
 void print(const ValidateReport& r) {
     for (const Check& c : r.checks)
-        std::printf("%-14s %s  %s\n", c.name.c_str(), c.passed ? "pass" : "FAIL", c.detail.c_str());
+        std::printf("%-14s %s  %s\n", c.name.c_str(), said(c.verdict()), c.detail.c_str());
     for (const AttributeFigure& f : r.attributes.figures)
         std::printf("%-14s %s  max %.3g rms %.3g%s%s (tolerance %.3g) over %zu vertex pairs%s%s\n",
-                    f.name.c_str(), f.passed ? "pass" : "FAIL", f.max, f.rms, f.unit.empty() ? "" : " ",
+                    f.name.c_str(), said(f.verdict()), f.max, f.rms, f.unit.empty() ? "" : " ",
                     f.unit.c_str(), f.tolerance, f.pairs, f.detail.empty() ? "" : "; ", f.detail.c_str());
     for (const PoseResult& p : r.poses) {
         std::string pixels = "pixels " + percent(p.diff.differingPercent);
         for (const ViewResult& v : p.views)
             pixels += std::string(", ") + viewName(v.view) + " " + percent(v.diff.differingPercent);
         if (p.error.comparable)
-            std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(),
-                        p.passed ? "pass" : "FAIL", p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
+            std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(), said(p.verdict()),
+                        p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
         else
-            std::printf("%-24s %s  positions not comparable  %s\n", p.pose.label.c_str(),
-                        p.passed ? "pass" : "FAIL", pixels.c_str());
+            std::printf("%-24s %s  positions not comparable  %s\n", p.pose.label.c_str(), said(p.verdict()),
+                        pixels.c_str());
     }
-    std::printf("%s\n", r.passed ? "PASS" : "FAIL");
+    std::printf("%s\n", r.verdict() == Verdict::Pass   ? "PASS"
+                        : r.verdict() == Verdict::Fail ? "FAIL"
+                                                       : "NOTHING COMPARED (no vertex pair): not a pass");
 }
 
 // Every pose: positions on the CPU reference, the shaded renders (one scene per side, released
@@ -131,6 +138,7 @@ void comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec
         const PoseSpec& spec = specs[i];
         PoseResult r;
         r.pose = spec;
+        r.compared = report.attributes.pairs() > 0;
         const std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
                                      posedB = metresPose(b, spec.clipB, spec.time);
         r.error = comparePose(posedA, posedB, radius, report.attributes.matches);
@@ -215,7 +223,7 @@ int validateOn(Device& device, const ValidateArgs& args) {
         }
         std::printf("wrote %s/index.html\n", args.report.c_str());
     }
-    return report.passed ? kExitOk : kExitMismatch;
+    return report.verdict() == Verdict::Pass ? kExitOk : kExitMismatch;
 }
 
 std::unique_ptr<Device> openDevice(const DeviceChoice& choice) {
@@ -330,7 +338,8 @@ Command addValidateCommand(CLI::App& app) {
         "Given a source folder and the folder `convert` wrote from it: every model, each with its pairs, and "
         "one "
         "report (index.html, report.json; exit 4 if any model does not pass).\n"
-        "Exit codes: 0 pass, 4 fail (differences past the thresholds), 2 bad input, 3 device trouble.");
+        "Exit codes: 0 pass, 4 fail (differences past the thresholds, or nothing compared: no vertex "
+        "pair), 2 bad input, 3 device trouble.");
     auto args = std::make_shared<ValidateArgs>();
     auto folder = std::make_shared<ValidateFolderArgs>();
     addValidateOptions(*cmd, *args, *folder);

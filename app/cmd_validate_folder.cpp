@@ -166,10 +166,14 @@ int finishReport(const FolderReport& report, const std::string& dir) {
         std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
         return kExitBadInput;
     }
-    size_t passing = 0;
-    for (const ModelRow& r : report.rows)
+    size_t passing = 0, nothing = 0;
+    for (const ModelRow& r : report.rows) {
         passing += r.status == "pass";
-    std::printf("%zu of %zu models pass; wrote %s/index.html\n", passing, report.rows.size(), dir.c_str());
+        nothing += r.status == kNothingCompared;
+    }
+    std::printf("%zu of %zu models pass", passing, report.rows.size());
+    if (nothing) std::printf(" (%zu compared nothing: no vertex pair)", nothing);
+    std::printf("; wrote %s/index.html\n", dir.c_str());
     return report.passed() ? kExitOk : kExitMismatch;
 }
 

@@ -31,21 +31,32 @@ void warnUndefinedMaterials(Model& model) {
                                      "' is defined nowhere horde read: drawn as the missing-texture checker");
 }
 
-Status bindAnimations(Model& model, const LoadOptions& options) {
+// An animation file that cannot be read costs the model its clip, not the model: the model loads
+// without it, and a warning names the file and why.
+Result<std::vector<Clip>> readAnimation(const std::filesystem::path& anim, Model& model) {
+    Result<MappedFile> file = MappedFile::open(anim);
+    if (!file) return file.error();
+    const Format* format = detect(anim, file->bytes());
+    if (!format || !format->readClips)
+        return Error{anim.string() + ": not an animation file horde can bind to a model"};
+    return format->readClips(anim, file->bytes(), model);
+}
+
+void bindAnimations(Model& model, const LoadOptions& options) {
     for (const std::filesystem::path& anim : options.anims) {
-        Result<MappedFile> file = MappedFile::open(anim);
-        if (!file) return file.error();
-        const Format* format = detect(anim, file->bytes());
-        if (!format || !format->readClips)
-            return Error{anim.string() + ": not an animation file horde can bind to a model"};
-        Result<std::vector<Clip>> clips = format->readClips(anim, file->bytes(), model);
-        if (!clips) return clips.error();
+        const size_t warned = model.warnings.size();
+        Result<std::vector<Clip>> clips = readAnimation(anim, model);
+        if (!clips) {
+            model.warnings.resize(warned); // what the failed read said of its items is moot
+            model.warnings.push_back("animation not read, the model is loaded without it: " +
+                                     clips.error().message);
+            continue;
+        }
         for (Clip& clip : *clips) {
             clip.source = anim.filename().string();
             model.clips.push_back(std::move(clip));
         }
     }
-    return Ok{};
 }
 } // namespace
 
@@ -62,7 +73,7 @@ Result<Model> loadModel(const std::filesystem::path& path, const LoadOptions& op
     }
     Result<Model> model = format->readModel(path, file->bytes(), options, allocator);
     if (!model) return model.error();
-    if (Status st = bindAnimations(*model, options); !st) return st.error();
+    bindAnimations(*model, options);
     if (Status finished = finishModel(path, *model); !finished) return finished.error();
     HeapTextureAllocator heap;
     TextureLibrary own(heap);

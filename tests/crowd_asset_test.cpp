@@ -70,6 +70,18 @@ const Model& monster() {
 
 } // namespace
 
+// A node scaled by -1 along x mirrors its mesh: its triangles wind the other way on screen, so
+// the mesh's front face is the other winding (anim/winding.h); the monster mirrors nothing.
+TEST(CrowdAsset, AMirroredMeshTakesTheOtherFrontFace) {
+    Model model = quad();
+    model.nodes[0].scale = {-1, 1, 1};
+    EXPECT_EQ(buildCrowdAsset(model, {.crowd = false}).clockwise, std::vector<bool>{true});
+    model.nodes[0].scale = {-1, -1, 1}; // two mirrors: a half turn
+    EXPECT_EQ(buildCrowdAsset(model, {.crowd = false}).clockwise, std::vector<bool>{false});
+    const CrowdAsset monsterAsset = buildCrowdAsset(monster(), {.crowd = false});
+    EXPECT_EQ(monsterAsset.clockwise, std::vector<bool>(monster().meshes.size(), false));
+}
+
 TEST(CrowdAsset, AQuadsRecordsAreTheOnesWorkedOutByHand) {
     const Model model = quad();
     const CrowdAsset asset = buildCrowdAsset(model, {.crowd = false, .scale = 2.0f});
@@ -82,7 +94,7 @@ TEST(CrowdAsset, AQuadsRecordsAreTheOnesWorkedOutByHand) {
     EXPECT_NEAR(asset.worldSphere.y, 3.0f, 1e-6f);
     EXPECT_NEAR(asset.worldSphere.z, 0.0f, 1e-6f);
     EXPECT_NEAR(asset.worldSphere.w, std::sqrt(13.0f), 1e-6f);
-    EXPECT_FALSE(asset.clockwise);
+    EXPECT_EQ(asset.clockwise, std::vector<bool>{false});
 
     ASSERT_EQ(asset.cullMeshes.size(), 1u);
     EXPECT_EQ(asset.cullMeshes[0].firstLevel, 0u);

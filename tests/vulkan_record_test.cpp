@@ -77,7 +77,9 @@ TEST_F(VulkanRecord, LoadsThatFailAfterAllocatingLeaveNoGpuMemoryBehind) {
     TempDir dir;
     HeapMeshAllocator heap;
     Model monster = buildMonster(heap, MonsterParams{2, 3, 1});
-    // A Grimrock animation cut short: every format binds it after decoding its meshes.
+    // A Grimrock animation cut short: every format binds it after decoding its meshes, and an
+    // animation that cannot be read costs its clip, not the model (loader.h): the model holds its
+    // GPU memory, with a warning naming the file, and gives all of it back.
     ASSERT_TRUE(findFormat("grimrock")->write(monster, dir.path / "cut.model"));
     std::vector<char> walk = readFile(dir.path / "cut_walk.animation");
     walk.resize(walk.size() / 2);
@@ -91,11 +93,17 @@ TEST_F(VulkanRecord, LoadsThatFailAfterAllocatingLeaveNoGpuMemoryBehind) {
         options.anims = {dir.path / "cut_walk.animation"};
         options.skeleton = written->skeleton;
         CountingGpuAllocator allocator(device());
-        Result<Model> model = loadModel(file, options, allocator);
-        ASSERT_FALSE(model);
-        EXPECT_NE(model.error().message.find("cut_walk.animation: offset"), std::string::npos)
-            << model.error().message;
-        EXPECT_GT(allocator.calls, 0) << "the meshes were allocated before the animation failed";
+        {
+            Result<Model> model = loadModel(file, options, allocator);
+            ASSERT_TRUE(model) << model.error().message;
+            bool said = false;
+            for (const std::string& w : model->warnings)
+                said = said || w.find("cut_walk.animation: offset") != std::string::npos;
+            EXPECT_TRUE(said) << "no warning names the animation cut short";
+            for (const Clip& clip : model->clips) EXPECT_NE(clip.source, "cut_walk.animation");
+            EXPECT_GT(device().allocator().liveAllocations(), 0u);
+        }
+        EXPECT_GT(allocator.calls, 0);
         EXPECT_EQ(device().allocator().liveAllocations(), 0u);
     }
 

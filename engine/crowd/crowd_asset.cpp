@@ -8,6 +8,7 @@
 #include "anim/fade_floor.h"
 #include "anim/reference.h"
 #include "anim/stride.h"
+#include "anim/winding.h"
 #include "crowd/view.h"
 
 namespace horde {
@@ -97,7 +98,9 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     CrowdAsset asset;
     asset.tables = buildAnimationTables(model);
     asset.axesToWorld = glm::scale(glm::mat4(1.0f), glm::vec3(options.scale)) * axesToWorld(model.axes);
-    asset.clockwise = frontFaceClockwise(model.axes);
+    const bool clockwise = frontFaceClockwise(model.axes);
+    for (bool mirrored : mirroredMeshes(model))
+        asset.clockwise.push_back(clockwise != mirrored);
     asset.bucketsPerClip = std::max(options.bucketsPerClip, 1u);
 
     const Bounds bind = bindPoseBounds(model);

@@ -36,7 +36,9 @@ struct CrowdAsset {
     std::vector<LodChain> lods;  // per mesh
     MotionBounds motion;         // in model units
     glm::mat4 axesToWorld{1.0f}; // the file's axes and units into the world, times the scale
-    bool clockwise = false;
+    // Per mesh: whether its front faces wind clockwise in the world, the draws' front face: the
+    // file's winding, turned where the rest pose mirrors the mesh (anim/winding.h).
+    std::vector<bool> clockwise;
     glm::vec4 worldSphere{0.0f}; // the motion sphere in world axes, before each instance's placement
     Bounds worldBindBounds;      // the bind pose's box in world axes: where feet stand, how tall
     // How far from its placement any pose reaches across the ground (x and z), in world units:

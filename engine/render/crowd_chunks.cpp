@@ -93,18 +93,21 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
             commands_ += slot.statistics.begin(cmd, PassStatisticsQueries::draw(chunkIndex));
             beginRendering(cmd, target, first);
             if (first) recordGround(cmd, slotIndex);
-            vkCmdSetFrontFace(cmd,
-                              asset.clockwise ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
-            ++commands_;
             // Blended materials after the chunk's opaque ones (not across chunks: this is the baseline).
             const std::span<const gpu::MaterialRecord> records =
                 materials_->modelRecords(p, part.materialCount());
             MaterialBinding bound;
+            int faced = -1; // the front face set: none yet, or the last drawn mesh's
             for (bool blended : {false, true})
                 for (size_t d = 0; d < part.chunkDraws.size(); ++d) {
                     const Part::ChunkDraw& draw = part.chunkDraws[d];
                     const gpu::MaterialRecord& record = records[draw.material];
                     if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                    if (faced != int(asset.clockwise[draw.mesh])) {
+                        vkCmdSetFrontFace(cmd, frontFace(asset, draw.mesh));
+                        ++commands_;
+                        faced = int(asset.clockwise[draw.mesh]);
+                    }
                     const Pipeline& pipeline = bindMaterial(cmd, bound, record);
                     gpu::DrawPush push = drawPush(part, p, slotIndex, draw.mesh);
                     push.drawInfo = part.chunkDrawInfo.address() + VkDeviceAddress(d) * sizeof(gpu::DrawInfo);

@@ -170,7 +170,7 @@ void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
             Part::PerSlot& b = part.slots[slotIndex];
             const std::span<const gpu::MaterialRecord> records =
                 materials_->modelRecords(p, part.materialCount());
-            bool faced = false;
+            int faced = -1; // the front face set for this part: none yet, or the last mesh's
             for (uint32_t m = 0; m < part.meshCount(); ++m) {
                 const uint32_t first = asset.meshMaterials[m];
                 const uint32_t end = first + uint32_t(cm.model().meshes[m].submeshes.size());
@@ -178,11 +178,10 @@ void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
                 for (uint32_t material = first; material < end; ++material)
                     any |= (records[material].alphaMode == HORDE_ALPHA_BLEND) == blended;
                 if (!any) continue;
-                if (!faced) {
-                    vkCmdSetFrontFace(cmd, asset.clockwise ? VK_FRONT_FACE_CLOCKWISE
-                                                           : VK_FRONT_FACE_COUNTER_CLOCKWISE);
+                if (faced != int(asset.clockwise[m])) {
+                    vkCmdSetFrontFace(cmd, frontFace(asset, m));
                     ++commands_;
-                    faced = true;
+                    faced = int(asset.clockwise[m]);
                 }
                 gpu::DrawPush push = drawPush(part, p, slotIndex, m);
                 vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);

@@ -14,6 +14,11 @@ namespace horde {
 
 class Device;
 
+// The front face mesh `mesh` of the asset is drawn with (CrowdAsset::clockwise).
+inline VkFrontFace frontFace(const CrowdAsset& asset, uint32_t mesh) {
+    return asset.clockwise[mesh] ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE;
+}
+
 class CrowdModel {
   public:
     CrowdModel(Device& device, const Model& model, CrowdAsset asset);

@@ -136,9 +136,9 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
     const CrowdAsset& asset = cm.asset();
     const std::span<const gpu::MaterialRecord> records =
         materials.modelRecords(source.materials, asset.materialSlots.size());
-    vkCmdSetFrontFace(cmd, asset.clockwise ? VK_FRONT_FACE_CLOCKWISE : VK_FRONT_FACE_COUNTER_CLOCKWISE);
     for (uint32_t m = 0; m < asset.cullMeshes.size(); ++m) {
         const GpuMesh& mesh = cm.meshes()[m];
+        vkCmdSetFrontFace(cmd, frontFace(asset, m));
         const gpu::CullLevel& level = asset.cullLevels[asset.cullMeshes[m].firstLevel + bakeLevel(asset, m)];
         vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
         gpu::ImpostorBakePush push{};

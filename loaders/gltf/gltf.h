@@ -278,4 +278,8 @@ struct Frame {
 
 Frame frameOf(const Axes& axes);
 
+// A linear rotation channel of a clip that nlerps (RotationBlend::Nlerp) given the keys on its
+// nlerp curve that glTF's slerp needs to stay within 1e-5 radians of it (write_nlerp.cpp).
+void keepNlerpPace(const Clip& clip, Channel& c);
+
 } // namespace horde::gltf

@@ -430,6 +430,7 @@ void writeClips(Builder& b, const Model& model, const Frame& f, std::vector<std:
         for (Channel c : channels) {
             strictTimes(c, clip.end == ClipEnd::WrapToFirst);
             appendWrapKey(clip, c);
+            keepNlerpPace(clip, c);
             lastKey = std::max(lastKey, c.times.back());
             tinygltf::AnimationSampler sampler;
             sampler.input = b.times(c.times);

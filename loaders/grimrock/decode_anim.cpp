@@ -1,7 +1,7 @@
 #include "grimrock/grimrock.h"
 
-#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 #include "model/validate.h"
@@ -10,72 +10,97 @@
 namespace horde::grimrock {
 
 namespace {
-// Item: node name length + numKeys.
-constexpr uint64_t kMinItemBytes = 8;
-// KeyFrame: position, rotation (x, y, z, w), scale.
-constexpr uint64_t kKeyBytes = 12 + 16 + 12;
-
 // The target's nodes by name, the first of a repeated name winning as in findNode: hashed, so
 // binding many items to a model of many nodes stays linear.
 using NodeNames = std::unordered_map<std::string, int32_t>;
 
-// Keys are one per frame from frame 0: key k at k / fps. Each key replaces the node's whole
-// local transform, so every item drives translation, rotation and scale.
-// Keys are in Grimrock's axes; `toTarget` moves them into the target model's (nothing to do for a
-// Grimrock model, but a model converted from Grimrock to another format has that format's axes).
-bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeNames& names, const Conversion& toTarget,
-              Model& target, Clip& clip) {
-    std::string at = "items[" + std::to_string(index) + "]";
-    std::string name = readString(r, at + ".node");
-    size_t countAt = r.offset();
-    int32_t keys = r.i32(at + ".numKeys");
-    if (!r.ok()) return false;
-    if (keys < 0) return r.failAt(countAt, at + ".numKeys", "count " + std::to_string(keys) + " is negative");
-    if (!r.fits(uint64_t(keys), kKeyBytes, at + ".keys")) return false;
-    auto found = names.find(name);
-    int32_t node = found == names.end() ? -1 : found->second;
-    if (node < 0 || keys == 0) {
-        target.warnings.push_back("animation '" + clip.name + "': item '" + name + "' " +
-                                  (keys == 0 ? "has no keys" : "names a node the model lacks") + "; skipped");
-        return r.skip(size_t(keys) * kKeyBytes, at + ".keys");
-    }
-    if (keys != frames && keys != 1)
-        target.warnings.push_back("animation '" + clip.name + "': item '" + name + "' has " + std::to_string(keys) +
-                                  " keys for " + std::to_string(frames) + " frames");
-    Channel channels[3];
-    const ChannelPath paths[3] = {ChannelPath::Translation, ChannelPath::Rotation, ChannelPath::Scale};
-    for (int c = 0; c < 3; ++c) {
-        channels[c].node = uint32_t(node);
-        channels[c].path = paths[c];
-        channels[c].interpolation = Interpolation::Linear;
-        channels[c].times.resize(size_t(keys));
-        channels[c].values.resize(size_t(keys));
-    }
-    for (int32_t k = 0; k < keys; ++k) {
-        size_t keyAt = r.offset();
-        std::string key = at + ".keys[" + std::to_string(k) + "]";
-        glm::vec4 position(r.vec3(key + ".position"), 0.0f);
-        glm::vec4 rotation = r.vec4(key + ".rotation");
-        glm::vec4 scale(r.vec3(key + ".scale"), 0.0f);
-        if (!r.ok()) return false;
-        if (!finite(position) || !finite(rotation) || !finite(scale)) return r.failAt(keyAt, key, "is not finite");
-        float length = glm::length(rotation);
-        if (!(length > 1e-6f)) return r.failAt(keyAt + 12, key + ".rotation", "quaternion has zero length");
-        float time = float(double(k) / double(fps));
-        channels[0].values[k] = position;
-        channels[1].values[k] = rotation / length;
-        channels[2].values[k] = scale;
-        if (toTarget.axes != glm::dmat3(1.0)) {
-            const glm::vec4 q = channels[1].values[k];
-            const TrsD local{glm::dvec3(position), glm::dquat(q.w, q.x, q.y, q.z), glm::dvec3(scale)};
-            const TrsD moved = toTarget.trs(local);
-            channels[0].values[k] = glm::vec4(glm::vec3(moved.translation), 0.0f);
-            channels[1].values[k] = glm::vec4(float(moved.rotation.x), float(moved.rotation.y), float(moved.rotation.z), float(moved.rotation.w));
-            channels[2].values[k] = glm::vec4(glm::vec3(moved.scale), 0.0f);
+template <class T> T valueAt(std::span<const std::byte> bytes, size_t at) {
+    T v;
+    std::memcpy(&v, bytes.data() + at, sizeof(T));
+    return v;
+}
+
+std::string keyField(const KeyTrack& track, int32_t k) {
+    return track.field + "[" + std::to_string(k) + "]" + track.member;
+}
+
+// One path's channel: value k at k / fps (keys are one per frame from frame 0), in Grimrock's
+// axes moved into the target's by `toTarget` (nothing to do for a Grimrock model, but a model
+// converted from Grimrock to another format has that format's axes). The scan has checked that
+// every value lies inside the file.
+bool decodeTrack(Reader& r, const KeyTrack& track, ChannelPath path, uint32_t node, float fps,
+                 const Conversion& toTarget, Channel& out) {
+    out.node = node;
+    out.path = path;
+    out.interpolation = Interpolation::Linear;
+    out.times.resize(size_t(track.count));
+    out.values.resize(size_t(track.count));
+    const std::span<const std::byte> bytes = r.all();
+    const bool moves = toTarget.axes != glm::dmat3(1.0);
+    for (int32_t k = 0; k < track.count; ++k) {
+        const size_t at = track.at + size_t(k) * track.stride;
+        glm::vec4 v = path == ChannelPath::Rotation ? valueAt<glm::vec4>(bytes, at)
+                                                    : glm::vec4(valueAt<glm::vec3>(bytes, at), 0.0f);
+        if (!finite(v)) return r.failAt(at, keyField(track, k), "is not finite");
+        if (path == ChannelPath::Rotation) {
+            const float length = glm::length(v);
+            if (!(length > 1e-6f)) return r.failAt(at, keyField(track, k), "quaternion has zero length");
+            v /= length;
         }
-        for (Channel& c : channels) c.times[k] = time;
+        if (moves) {
+            TrsD local;
+            if (path == ChannelPath::Translation) local.translation = glm::dvec3(v);
+            if (path == ChannelPath::Rotation) local.rotation = glm::dquat(v.w, v.x, v.y, v.z);
+            if (path == ChannelPath::Scale) local.scale = glm::dvec3(v);
+            const TrsD moved = toTarget.trs(local);
+            const glm::dquat q = moved.rotation;
+            v = path == ChannelPath::Translation ? glm::vec4(glm::vec3(moved.translation), 0.0f)
+                : path == ChannelPath::Rotation  ? glm::vec4(float(q.x), float(q.y), float(q.z), float(q.w))
+                                                 : glm::vec4(glm::vec3(moved.scale), 0.0f);
+        }
+        out.values[size_t(k)] = v;
+        out.times[size_t(k)] = float(double(k) / double(fps));
     }
-    for (Channel& c : channels) clip.channels.push_back(std::move(c));
+    return true;
+}
+
+// Every path an item keys becomes a linear channel (each key replaces that part of the node's
+// local transform). An item naming a node the model lacks, or with no keys, is skipped.
+bool bindItem(Reader& r, const AnimScan& scan, const AnimItem& item, const NodeNames& names,
+              const Conversion& toTarget, Model& target, Clip& clip) {
+    const auto found = names.find(item.node);
+    const std::string said = "animation '" + clip.name + "': item '" + item.node + "' ";
+    if (found == names.end() || !item.keyed()) {
+        target.warnings.push_back(said + (item.keyed() ? "names a node the model lacks" : "has no keys") +
+                                  "; skipped");
+        return true;
+    }
+    struct Path {
+        const KeyTrack& track;
+        ChannelPath path;
+        const char* keys; // what a count names in a warning
+    };
+    const Path paths[3] = {
+        {item.position, ChannelPath::Translation, scan.version == 1 ? "keys" : "positions"},
+        {item.rotation, ChannelPath::Rotation, "rotations"},
+        {item.scale, ChannelPath::Scale, "scales"}};
+    for (const Path& p : paths) {
+        const int32_t count = p.track.count;
+        // Version 1 has one count for all three paths: said once.
+        const bool sharedCount = scan.version == 1 && p.path != ChannelPath::Translation;
+        if (count == 0) {
+            target.warnings.push_back(said + "has no " + p.keys +
+                                      ": that part of its transform stays at rest");
+            continue;
+        }
+        if (count != scan.frames && count != 1 && !sharedCount)
+            target.warnings.push_back(said + "has " + std::to_string(count) + " " + p.keys + " for " +
+                                      std::to_string(scan.frames) + " frames");
+        Channel channel;
+        if (!decodeTrack(r, p.track, p.path, uint32_t(found->second), scan.fps, toTarget, channel))
+            return false;
+        clip.channels.push_back(std::move(channel));
+    }
     return true;
 }
 } // namespace
@@ -83,30 +108,23 @@ bool readItem(Reader& r, size_t index, float fps, int32_t frames, const NodeName
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,
                                     Model& target) {
     Reader r(bytes, path.string());
-    r.expect("ANIM", "magic");
-    int32_t version = r.i32("version");
-    if (r.ok() && version != 1) r.failAt(4, "version", "version " + std::to_string(version) + " is not 1");
-    Clip clip;
-    clip.name = readString(r, "name");
-    size_t fpsAt = r.offset();
-    float fps = r.f32("framesPerSecond");
-    int32_t frames = r.i32("numFrames");
-    int32_t items = r.i32("numItems");
+    const AnimScan scan = scanAnimation(r);
     if (!r.ok()) return r.error();
-    if (!(std::isfinite(fps) && fps > 0.0f)) r.failAt(fpsAt, "framesPerSecond", "rate " + std::to_string(fps) + " is not positive");
-    if (frames < 0) r.failAt(fpsAt + 4, "numFrames", "count " + std::to_string(frames) + " is negative");
-    if (items < 0) r.failAt(fpsAt + 8, "numItems", "count " + std::to_string(items) + " is negative");
-    if (!r.fits(uint64_t(std::max(items, 0)), kMinItemBytes, "numItems")) return r.error();
-
+    Clip clip;
+    clip.name = scan.name;
     // The game loops by blending the last frame back into frame 0, over one frame's time.
-    clip.duration = float(double(frames) / double(fps));
+    clip.duration = float(double(scan.frames) / double(scan.fps));
     clip.end = ClipEnd::WrapToFirst;
     clip.rotationBlend = RotationBlend::Nlerp;
     NodeNames names;
     for (size_t n = 0; n < target.nodes.size(); ++n) names.emplace(target.nodes[n].name, int32_t(n));
     const Conversion toTarget = fromFileAxes(target.axes);
-    for (int32_t i = 0; i < items; ++i)
-        if (!readItem(r, size_t(i), fps, frames, names, toTarget, target, clip)) return r.error();
+    for (const AnimItem& item : scan.items)
+        if (!bindItem(r, scan, item, names, toTarget, target, clip)) return r.error();
+    // A layout that reads every byte is the layout the file was written in (docs/formats/grimrock.md).
+    if (r.remaining())
+        target.warnings.push_back("animation '" + clip.name + "': " + std::to_string(r.remaining()) +
+                                  " bytes after the last item were ignored");
     std::vector<Clip> clips;
     clips.push_back(std::move(clip));
     return clips;

@@ -120,7 +120,38 @@ MeshScan scanMeshEntity(Reader& r, uint32_t nodeCount);
 // `model`. Fails through `r` with the offset of the offending value.
 bool decodeMesh(Reader& r, const MeshScan& scan, uint32_t node, Model& model, MeshAllocator& allocator);
 
-// ---- Animations (decode_anim.cpp) ----
+// ---- Animations (decode_anim_scan.cpp, decode_anim.cpp) ----
+
+// An ANIM file scanned: the header and where each item's keys lie, every count checked against
+// the file, no key decoded. Version 1 (Grimrock 1, the spec) stores an item's keys as one array of
+// 40-byte keys (position, rotation, scale); version 2 (Grimrock 2) as three arrays, one a path,
+// each with its own count. Either way each path is a track: `count` values `stride` bytes apart.
+struct KeyTrack {
+    int32_t count = 0;
+    size_t at = 0;     // file offset of the first value
+    size_t stride = 0; // bytes from one value to the next
+    std::string field; // how errors name value k: field + "[k]" + member
+    std::string member;
+};
+
+struct AnimItem {
+    std::string node;
+    std::string field; // "items[i]"
+    KeyTrack position, rotation, scale;
+    bool keyed() const { return position.count > 0 || rotation.count > 0 || scale.count > 0; }
+};
+
+struct AnimScan {
+    int32_t version = 0;
+    std::string name;
+    float fps = 0.0f;
+    int32_t frames = 0;
+    std::vector<AnimItem> items;
+};
+
+// Reads the header and every item's counts, failing through `r` (a version other than 1 or 2, a
+// negative count, a count whose values do not fit in the file).
+AnimScan scanAnimation(Reader& r);
 
 // Decodes an ANIM file into one clip bound to `target`'s nodes by name.
 Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span<const std::byte> bytes,

@@ -51,7 +51,9 @@ TEST(ValidateTextures, SameTexelsInAnotherEncodingPass) {
 
     Check none = compareTextures(withMaterial(nullptr), withMaterial(nullptr), {});
     EXPECT_TRUE(none.passed);
+    EXPECT_EQ(none.verdict(), Verdict::NothingCompared); // not counted as a pass
     EXPECT_EQ(none.detail, "0 textures compared: no base texture on either side");
+    EXPECT_EQ(same.verdict(), Verdict::Pass);
 }
 
 // A base texture on one side only is a loss (or a gain from nowhere), named by material and

@@ -56,15 +56,23 @@ bool FolderReport::passed() const {
 
 nlohmann::json FolderReport::json() const {
     nlohmann::json models = nlohmann::json::array();
-    size_t pass = 0, fail = 0, error = 0;
+    size_t pass = 0, fail = 0, nothing = 0, error = 0;
     for (const ModelRow& r : rows) {
         models.push_back(r.json());
-        (r.status == "pass" ? pass : r.status == "fail" ? fail : error)++;
+        (r.status == "pass"             ? pass
+         : r.status == "fail"           ? fail
+         : r.status == kNothingCompared ? nothing
+                                        : error)++;
     }
     return {{"source", source},
             {"converted", converted},
             {"passed", passed()},
-            {"counts", {{"models", rows.size()}, {"pass", pass}, {"fail", fail}, {"error", error}}},
+            {"counts",
+             {{"models", rows.size()},
+              {"pass", pass},
+              {"fail", fail},
+              {"nothing_compared", nothing},
+              {"error", error}}},
             {"models", models}};
 }
 
@@ -98,6 +106,8 @@ void readModelReport(const std::filesystem::path& reportJson, ModelRow& row) {
     const nlohmann::json thresholds = j.value("thresholds", nlohmann::json::object());
     const double maxPosition = thresholds.value("max_position_error", 0.0);
     const double maxPixels = thresholds.value("max_differing_pixels", 0.0);
+    // The model's own verdict: one that compared nothing exits as a failure does.
+    if (row.status == "fail" && j.value("status", "") == kNothingCompared) row.status = kNothingCompared;
     Worst worst;
     bool beyondFigures = false; // a failed check that has no figure, or poses that could not be compared
     if (j.contains("checks"))
@@ -232,19 +242,22 @@ update();
 )";
 
 std::string html(const FolderReport& r) {
-    size_t failing = 0;
-    for (const ModelRow& row : r.rows)
+    size_t failing = 0, nothing = 0;
+    for (const ModelRow& row : r.rows) {
         failing += row.status != "pass";
+        nothing += row.status == kNothingCompared;
+    }
     std::string h =
         "<!doctype html><html lang=en><meta charset=utf-8><title>horde validate: folder</title>\n"
         "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left;"
         "vertical-align:middle}td.detail{max-width:40em;overflow-wrap:anywhere}td.renders{white-space:nowrap}"
         "img{height:72px;border:1px solid #888;margin-right:2px}.pass{color:#080}.fail,.error{color:#c00}"
+        ".nothing-compared{color:#b60}"
         "tr[hidden]{display:none}</style>\n";
     h += "<h1>horde validate: " +
          std::string(r.passed() ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>") + ", " +
-         std::to_string(r.rows.size() - failing) + " of " + std::to_string(r.rows.size()) +
-         " models pass</h1>\n";
+         std::to_string(r.rows.size() - failing) + " of " + std::to_string(r.rows.size()) + " models pass" +
+         (nothing ? ", " + std::to_string(nothing) + " compared nothing" : "") + "</h1>\n";
     h += "<p>Source <code>" + htmlEscape(r.source) + "</code>, converted <code>" + htmlEscape(r.converted) +
          "</code></p>\n";
     h += "<p><label><input type=checkbox id=failures> failures only</label> &nbsp; <label>sort by <select "
@@ -267,10 +280,12 @@ std::string html(const FolderReport& r) {
         const std::string name = row.report.empty()
                                      ? htmlEscape(row.source)
                                      : "<a href=\"" + href(row.report) + "\">" + htmlEscape(row.source) + "</a>";
-        h += "<tr data-status=" + row.status + " data-name=\"" + htmlEscape(row.source) +
+        std::string cls = row.status;
+        std::replace(cls.begin(), cls.end(), ' ', '-');
+        h += "<tr data-status=\"" + row.status + "\" data-name=\"" + htmlEscape(row.source) +
              "\" data-worst=" + (std::isfinite(row.worst) ? number(row.worst) : "Infinity") + "><td>" + name +
-             "</td><td class=" + row.status + ">" + row.status + "</td><td class=renders>" + thumbs +
-             "</td><td>" + number(row.maxPositionError) + "</td><td>" +
+             "</td><td class=" + cls + ">" + row.status + "</td><td class=renders>" + thumbs + "</td><td>" +
+             number(row.maxPositionError) + "</td><td>" +
              (row.differingPixels < 0 ? number(-1) : number(row.differingPixels) + "%") + "</td><td>" +
              (std::isfinite(row.worst) ? number(row.worst) : "&infin;") +
              (row.worstFigure.empty() ? "" : "<br><small>" + htmlEscape(row.worstFigure) + "</small>") +

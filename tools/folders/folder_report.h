@@ -12,9 +12,12 @@
 
 namespace horde {
 
+// A model that compared nothing (no vertex pair): not a pass, not a difference (validate_compare.h).
+inline constexpr const char* kNothingCompared = "nothing compared";
+
 struct ModelRow {
     std::string source, converted;                          // relative to the source and converted folders
-    std::string status;                                     // "pass", "fail" or "error"
+    std::string status;                                     // "pass", "fail", kNothingCompared or "error"
     double maxPositionError = -1.0, differingPixels = -1.0; // worst over the poses; -1: none measured
     double worst = 0.0; // the worst figure over its threshold (1 = at the limit); errors sort first
     std::string worstFigure;               // that figure in words, with its threshold and pose

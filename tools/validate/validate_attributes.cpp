@@ -295,6 +295,7 @@ AttributeFigure weights(const Model& a, const Model& b, const std::vector<MeshMa
     bool skinnedA = false, skinnedB = false;
     for (size_t m = 0; m < matches.size(); ++m)
         skinnedA = skinnedA || a.meshes[m].skinned(), skinnedB = skinnedB || b.meshes[m].skinned();
+    if (!skinnedA && !skinnedB) f.detail = "neither side is skinned";
     if (skinnedA != skinnedB) {
         f.passed = false;
         f.detail +=
@@ -313,6 +314,9 @@ Check matching(const Model& a, const std::vector<MeshMatch>& matches, double tol
         if (!matches[m].byOrder) meshes += (meshes.empty() ? "'" : ", '") + a.meshes[m].name + "'";
     }
     Check c{"vertex match", unmatchedA == 0 && unmatchedB == 0, ""};
+    c.compared = false;
+    for (const MeshMatch& m : matches)
+        c.compared = c.compared || !m.bOfA.empty() || !m.aOfB.empty();
     c.detail = std::to_string(byOrder) + " meshes by source order";
     if (byOrder < matches.size())
         c.detail += ", " + std::to_string(matches.size() - byOrder) + " by position and attributes (" +
@@ -347,6 +351,13 @@ size_t drawRepairedNormals(Model& a, const Model& b, const std::vector<MeshMatch
     return repaired;
 }
 
+size_t AttributeReport::pairs() const {
+    size_t n = 0;
+    for (const MeshMatch& m : matches)
+        n += vertexPairs(m).size();
+    return n;
+}
+
 bool AttributeReport::passed() const {
     bool ok = matching.passed && materials.passed;
     for (const AttributeFigure& f : figures)
@@ -375,6 +386,9 @@ AttributeReport compareAttributes(const Model& a, const Model& b, const Attribut
     if (anyTangents) r.figures.push_back(tangents(a, b, matches, tolerances.tangentDegrees));
     if (anyColors) r.figures.push_back(colors(a, b, matches, tolerances.color));
     r.figures.push_back(weights(a, b, matches, tolerances.weight));
+    for (AttributeFigure& f : r.figures)
+        if (f.verdict() == Verdict::NothingCompared && f.detail.empty())
+            f.detail = "no vertex pair holds it on both sides";
     MaterialMatch materials = compareMaterials(a, b, matches);
     r.materials = std::move(materials.check);
     r.materialToB = std::move(materials.toB);

@@ -32,6 +32,7 @@ struct AttributeFigure {
     // which B's writer had to replace: a repair, reported with its count, not a difference.
     size_t repaired = 0;
     std::string detail; // what differs, or why not compared
+    Verdict verdict() const { return verdictOf(passed, pairs > 0); }
 };
 
 struct AttributeReport {
@@ -41,6 +42,7 @@ struct AttributeReport {
     std::vector<AttributeFigure> figures; // one per attribute either side carries
     std::vector<MeshMatch> matches;       // what the poses compare too
     bool passed() const;
+    size_t pairs() const; // vertex pairs the matches give: none, and nothing was compared
 };
 
 AttributeReport compareAttributes(const Model& a, const Model& b, const AttributeTolerances& tolerances,

@@ -12,6 +12,10 @@
 
 namespace horde {
 
+const char* verdictName(Verdict verdict) {
+    return verdict == Verdict::Pass ? "pass" : verdict == Verdict::Fail ? "fail" : "nothing compared";
+}
+
 namespace {
 std::string parentName(const Model& m, const Node& n) {
     return n.parent < 0 ? "(root)" : m.nodes[n.parent].name;
@@ -183,7 +187,9 @@ Check joints(const Model& a, const Model& b, const std::string& aName, const std
     };
     unweighted(onlyA, aName);
     unweighted(onlyB, bName);
-    return f.check("joints", detail);
+    Check c = f.check("joints", detail);
+    c.compared = total > 0 || !a.skins.empty() || !b.skins.empty();
+    return c;
 }
 
 Check vertices(const Model& a, const Model& b) {
@@ -198,8 +204,10 @@ Check vertices(const Model& a, const Model& b) {
             differ += "; mesh '" + a.meshes[m].name + "': " + std::to_string(a.meshes[m].vertexCount()) +
                       " vs " + std::to_string(b.meshes[m].vertexCount()) + " (seams split or welded)";
     }
-    return f.check("vertex counts", std::to_string(total) + " vertices in " +
-                                        std::to_string(a.meshes.size()) + " meshes" + differ);
+    Check c = f.check("vertex counts",
+                      std::to_string(total) + " vertices in " + std::to_string(a.meshes.size()) + " meshes" + differ);
+    c.compared = !a.meshes.empty() || !b.meshes.empty();
+    return c;
 }
 
 } // namespace

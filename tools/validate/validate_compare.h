@@ -12,10 +12,21 @@
 
 namespace horde {
 
+// What a check, figure, pose or whole model says. One that compared nothing (no vertex pair, no
+// clip found on both sides) passed nothing either: it says so, and is not counted as a pass.
+enum class Verdict { Pass, Fail, NothingCompared };
+inline Verdict verdictOf(bool passed, bool compared) {
+    return !passed ? Verdict::Fail : compared ? Verdict::Pass : Verdict::NothingCompared;
+}
+// "pass", "fail", "nothing compared": report.json's words (the pages and the CLI shout "FAIL").
+const char* verdictName(Verdict verdict);
+
 struct Check {
     std::string name;
     bool passed = true;
     std::string detail;
+    bool compared = true; // false: there was nothing to compare
+    Verdict verdict() const { return verdictOf(passed, compared); }
 };
 
 // Node names and parents, skin joint names (a joint no vertex weighs may be missing from one side:

@@ -64,6 +64,7 @@ MaterialMatch compareMaterials(const Model& a, const Model& b, const std::vector
                    (p.first == p.second || !namesA.count(p.second));
     }
     Check c{"materials", unmatched == 0 && oneToOne, ""};
+    c.compared = triangles > 0;
     if (sameNames) {
         c.detail = std::to_string(triangles - unmatched) + " triangles, same material names";
     } else if (oneToOne) {

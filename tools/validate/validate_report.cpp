@@ -39,7 +39,10 @@ ImageDiff diffImages(const Image8& a, const Image8& b, int tolerance) {
 nlohmann::json ValidateReport::json() const {
     nlohmann::json checksJson = nlohmann::json::array(), posesJson = nlohmann::json::array();
     for (const Check& c : checks)
-        checksJson.push_back({{"name", c.name}, {"passed", c.passed}, {"detail", c.detail}});
+        checksJson.push_back({{"name", c.name},
+                              {"passed", c.passed},
+                              {"status", verdictName(c.verdict())},
+                              {"detail", c.detail}});
     for (size_t i = 0; i < poses.size(); ++i) {
         const PoseResult& p = poses[i];
         nlohmann::json views = nlohmann::json::object();
@@ -53,7 +56,8 @@ nlohmann::json ValidateReport::json() const {
                              {"differing_pixels_percent", p.diff.differingPercent},
                              {"views", views},
                              {"images", imagesOf(i)},
-                             {"passed", p.passed}});
+                             {"passed", p.passed},
+                             {"status", verdictName(p.verdict())}});
     }
     nlohmann::json matchJson = nlohmann::json::array();
     for (const MeshMatch& m : attributes.matches)
@@ -66,6 +70,7 @@ nlohmann::json ValidateReport::json() const {
     for (const AttributeFigure& f : attributes.figures)
         attributesJson.push_back({{"name", f.name},
                                   {"passed", f.passed},
+                                  {"status", verdictName(f.verdict())},
                                   {"max", f.max},
                                   {"rms", f.rms},
                                   {"tolerance", f.tolerance},
@@ -77,6 +82,7 @@ nlohmann::json ValidateReport::json() const {
     return {{"a", a},
             {"b", b},
             {"passed", passed},
+            {"status", verdictName(verdict())},
             {"thresholds",
              {{"max_position_error", maxPositionError},
               {"max_differing_pixels", maxDifferingPixels},
@@ -99,36 +105,39 @@ std::string number(double v) {
     return buffer;
 }
 
-std::string verdict(bool passed) {
-    return passed ? "<b class=pass>pass</b>" : "<b class=fail>FAIL</b>";
+std::string verdict(Verdict v) {
+    return v == Verdict::Pass   ? "<b class=pass>pass</b>"
+           : v == Verdict::Fail ? "<b class=fail>FAIL</b>"
+                                : "<b class=nothing>nothing compared</b>";
 }
 
 std::string html(const ValidateReport& r) {
     std::string h = "<!doctype html><meta charset=utf-8><title>horde "
                     "validate</title>\n<style>body{font-family:sans-serif;margin:2em}"
                     "img{width:32%;border:1px solid #888}td,th{padding:2px "
-                    "8px;text-align:left}.pass{color:#080}.fail{color:#c00}</style>\n";
-    h += "<h1>horde validate: " + verdict(r.passed) + "</h1>\n<p>A (source): <code>" + htmlEscape(r.a) +
+                    "8px;text-align:left}.pass{color:#080}.fail{color:#c00}.nothing{color:#b60}</style>\n";
+    h += "<h1>horde validate: " + verdict(r.verdict()) + "</h1>\n<p>A (source): <code>" + htmlEscape(r.a) +
          "</code><br>B: <code>" + htmlEscape(r.b) + "</code></p>\n";
     h += "<p>Thresholds: position error &le; " + number(r.maxPositionError) +
          " of the bounding radius; differing pixels &le; " + number(r.maxDifferingPixels) +
          "% (a pixel differs when a channel differs by more than " + std::to_string(r.pixelTolerance) +
          "/255).</p>\n<table><tr><th>check</th><th></th><th>detail</th></tr>\n";
     for (const Check& c : r.checks)
-        h += "<tr><td>" + htmlEscape(c.name) + "</td><td>" + verdict(c.passed) + "</td><td>" + htmlEscape(c.detail) +
-             "</td></tr>\n";
+        h += "<tr><td>" + htmlEscape(c.name) + "</td><td>" + verdict(c.verdict()) + "</td><td>" +
+             htmlEscape(c.detail) + "</td></tr>\n";
     h += "</table>\n<h2>Attributes (bind pose, per matched vertex "
          "pair)</h2>\n<table><tr><th>attribute</th><th></th>"
          "<th>max</th><th>RMS</th><th>tolerance</th><th>pairs</th><th>detail</th></tr>\n";
     for (const AttributeFigure& f : r.attributes.figures)
-        h += "<tr><td>" + htmlEscape(f.name) + "</td><td>" + verdict(f.passed) + "</td><td>" + number(f.max) +
-             " " + htmlEscape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" + number(f.tolerance) +
-             "</td><td>" + std::to_string(f.pairs) + "</td><td>" + htmlEscape(f.detail) + "</td></tr>\n";
+        h += "<tr><td>" + htmlEscape(f.name) + "</td><td>" + verdict(f.verdict()) + "</td><td>" +
+             number(f.max) + " " + htmlEscape(f.unit) + "</td><td>" + number(f.rms) + "</td><td>" +
+             number(f.tolerance) + "</td><td>" + std::to_string(f.pairs) + "</td><td>" +
+             htmlEscape(f.detail) + "</td></tr>\n";
     h += "</table>\n<h2>Poses</h2>\n<table><tr><th>pose</th><th></th><th>max position error</th><th>RMS "
          "position "
          "error</th><th>differing pixels: shaded</th><th>UV checker</th><th>normals</th></tr>\n";
     for (const PoseResult& p : r.poses) {
-        h += "<tr><td>" + htmlEscape(p.pose.label) + "</td><td>" + verdict(p.passed) + "</td><td>" +
+        h += "<tr><td>" + htmlEscape(p.pose.label) + "</td><td>" + verdict(p.verdict()) + "</td><td>" +
              (p.error.comparable ? number(p.error.maxRelative) : "not comparable") + "</td><td>" +
              (p.error.comparable ? number(p.error.rmsRelative) : "") + "</td><td>" +
              number(p.diff.differingPercent) + "%</td>";
@@ -141,7 +150,7 @@ std::string html(const ValidateReport& r) {
          "the origin magenta) and with normals as colours.</p>\n";
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
-        h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].passed) + "</h2>\n";
+        h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].verdict()) + "</h2>\n";
         if (!r.imagesOf(i)) {
             h += "<p>Passed; its pictures were not written (validate this model alone for them).</p>\n";
             continue;

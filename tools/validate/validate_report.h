@@ -37,6 +37,8 @@ struct PoseResult {
     ImageDiff diff;
     std::vector<ViewResult> views;
     bool passed = false;
+    bool compared = true; // false: no vertex pair to compare (positions and pixels of nothing)
+    Verdict verdict() const { return verdictOf(passed, compared); }
 };
 
 struct ValidateReport {
@@ -52,6 +54,8 @@ struct ValidateReport {
     // only (a folder's run writes hundreds of poses; their PNGs cost more than the comparison).
     bool passingPoseImages = true;
     bool imagesOf(size_t pose) const { return passingPoseImages || pose == 0 || !poses[pose].passed; }
+    // Nothing compared: no vertex pair (no mesh holds a vertex), so passing means nothing.
+    Verdict verdict() const { return verdictOf(passed, attributes.pairs() > 0); }
 
     nlohmann::json json() const;
 };

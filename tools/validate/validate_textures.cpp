@@ -65,6 +65,7 @@ Check compareTextures(const Model& a, const Model& b, const std::map<std::string
         }
     }
     Check check{"textures", differ.empty() && lost.empty() && gained.empty(), ""};
+    check.compared = compared > 0;
     std::vector<std::string> parts;
     if (!lost.empty()) parts.push_back("base textures lost: " + list(lost));
     if (!gained.empty()) parts.push_back("base textures only in B: " + list(gained));
