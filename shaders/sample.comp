@@ -1,7 +1,7 @@
 #version 460
 // Pass 2, sample: every (pose slot, node) gets its local transform at its instance's clip time,
-// blended in a cross-fade with the clip it fades from; a slot of the shared-blend table gets the
-// blend its key names. Mirrors sampleLocals() and sampleBlendedLocals() in
+// blended in a cross-fade with the clip it fades from; each slot of the shared-blend table gets
+// the blend its key names, one invocation a slot. Mirrors sampleLocals() and sampleBlendedLocals() in
 // engine/anim/reference.cpp.
 #include "compute.glsl"
 
@@ -95,32 +95,41 @@ Trs blendTrs(Trs a, Trs b, float w) {
     return Trs(mix(a.t, b.t, w), normalize(mix(a.r, to, w)), mix(a.s, b.s, w));
 }
 
+// A slot of the shared-blend table, every node of it: one invocation a slot, as most slots are
+// empty in a frame and an empty one should cost one read.
+void sampleSharedBlend(uint slot) {
+    if (slot >= pc.countIndex) return;
+    uint key = Uints(pc.blendKeys).v[slot];
+    if (key == HORDE_NONE) return;
+    // The key names both clips' buckets and the fade's weight step (common.glsl blendKey).
+    uint clip = key >> 24u, bucket = (key >> 18u) & 63u, fromClip = (key >> 10u) & 255u, fromBucket = (key >> 4u) & 63u;
+    float weight = (float(key & 15u) + 0.5) / float(HORDE_BLEND_STEPS);
+    Clips clips = Clips(pc.clips);
+    float t = bucketTime(clips.v[clip], bucket, pc.bucketsPerClip);
+    float ft = bucketTime(clips.v[fromClip], fromBucket, pc.bucketsPerClip);
+    for (uint node = 0u; node < pc.nodeCount; ++node) {
+        NodeRest rest = NodeRests(pc.rest).v[node];
+        Trs x = blendTrs(sampleNode(fromClip, ft, node, rest), sampleNode(clip, t, node, rest), weight);
+        Affines(pc.locals).v[(pc.firstSlot + slot) * pc.nodeCount + node] = fromTrs(x.t, x.r, x.s);
+    }
+}
+
 void main() {
     uint id = flatInvocation();
-    bool table = isNull(pc.poseInstances);
-    uint slots = table ? pc.countIndex : Uints(pc.counters).v[pc.countIndex];
-    if (id >= pc.nodeCount * slots) return;
+    if (isNull(pc.poseInstances)) {
+        sampleSharedBlend(id);
+        return;
+    }
+    if (id >= pc.nodeCount * Uints(pc.counters).v[pc.countIndex]) return;
     uint local = id / pc.nodeCount, node = id % pc.nodeCount;
     NodeRest rest = NodeRests(pc.rest).v[node];
-    Trs x;
-    if (table) {
-        // A shared blend: the key names both clips' buckets and the fade's weight step.
-        uint key = Uints(pc.blendKeys).v[local];
-        if (key == HORDE_NONE) return;
-        uint clip = key >> 24u, bucket = (key >> 18u) & 63u, fromClip = (key >> 10u) & 255u, fromBucket = (key >> 4u) & 63u;
-        float weight = (float(key & 15u) + 0.5) / float(HORDE_BLEND_STEPS);
-        Clips clips = Clips(pc.clips);
-        Trs from = sampleNode(fromClip, bucketTime(clips.v[fromClip], fromBucket, pc.bucketsPerClip), node, rest);
-        x = blendTrs(from, sampleNode(clip, bucketTime(clips.v[clip], bucket, pc.bucketsPerClip), node, rest), weight);
-    } else {
-        InstanceRecord inst = Instances(pc.instances).v[Uints(pc.poseInstances).v[local]];
-        float t = inst.clip != HORDE_NONE ? clipTime(Clips(pc.clips).v[inst.clip], inst, pc.time) : 0.0;
-        x = sampleNode(inst.clip, t, node, rest);
-        float weight = fadeWeight(inst, pc.time);
-        if (weight < 1.0) {
-            float ft = inst.fromClip != HORDE_NONE ? fromClipTime(Clips(pc.clips).v[inst.fromClip], inst, pc.time) : 0.0;
-            x = blendTrs(sampleNode(inst.fromClip, ft, node, rest), x, weight);
-        }
+    InstanceRecord inst = Instances(pc.instances).v[Uints(pc.poseInstances).v[local]];
+    float t = inst.clip != HORDE_NONE ? clipTime(Clips(pc.clips).v[inst.clip], inst, pc.time) : 0.0;
+    Trs x = sampleNode(inst.clip, t, node, rest);
+    float weight = fadeWeight(inst, pc.time);
+    if (weight < 1.0) {
+        float ft = inst.fromClip != HORDE_NONE ? fromClipTime(Clips(pc.clips).v[inst.fromClip], inst, pc.time) : 0.0;
+        x = blendTrs(sampleNode(inst.fromClip, ft, node, rest), x, weight);
     }
     Affines(pc.locals).v[(pc.firstSlot + local) * pc.nodeCount + node] = fromTrs(x.t, x.r, x.s);
 }

@@ -348,17 +348,20 @@ TEST_F(CrowdTest, ListsStartWhereThePreviousOnesEnd) {
     EXPECT_GE(listsUsed, 3u);
 }
 
-TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSize) {
+// Nor on the behaviour: looping and wandering crowds of 16 and 4,096 record as many.
+TEST_F(CrowdTest, RecordedCommandsDoNotDependOnTheCrowdSizeOrBehaviour) {
     const CrowdModel* models[] = {crowdModel_.get()};
-    uint32_t commands[2] = {};
-    uint32_t counts[2] = {16, 4096};
-    for (int i = 0; i < 2; ++i) {
-        CrowdScene scene(device(), models, withCount(settings(), counts[i]));
-        render(scene, 0.0f);
-        commands[i] = scene.lastCommandCount();
-    }
+    std::vector<uint32_t> commands;
+    for (const Behaviour& behaviour : {loopBehaviour(), wanderBehaviour()})
+        for (uint32_t count : {16u, 4096u}) {
+            CrowdSettings s = withCount(settings(), count);
+            s.behaviour = behaviour;
+            CrowdScene scene(device(), models, s);
+            render(scene, 0.0f);
+            commands.push_back(scene.lastCommandCount());
+        }
     EXPECT_GT(commands[0], 10u);
-    EXPECT_EQ(commands[0], commands[1]);
+    for (uint32_t c : commands) EXPECT_EQ(c, commands[0]);
 }
 
 // Textures add no per-instance work either: the monster in its generated skin records the same

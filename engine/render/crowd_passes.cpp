@@ -284,8 +284,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
         Part::PerSlot& b = part.slots[slotIndex];
         indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
                  b.dispatches, 0);
-        dispatch(cmd, pipelines_.sample, blendSamplePush(part, b),
-                 uint64_t(part.plan.blendSlots) * part.asset().tables.rest.size());
+        dispatch(cmd, pipelines_.sample, blendSamplePush(part, b), part.plan.blendSlots);
         commands_ += 3;
     }
     endCount(PassStatisticsQueries::kSample);
