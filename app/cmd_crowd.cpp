@@ -97,6 +97,10 @@ int runHeadless(CrowdArgs& a) {
         const std::vector<ModelInput>& inputs = session.crowd.inputs;
         const auto start = std::chrono::steady_clock::now();
         const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        if (!prepared.error.empty()) {
+            std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
+            return session.finish(kExitBadInput);
+        }
         const std::vector<std::unique_ptr<CrowdModel>>& crowdModelsOwned = prepared.models;
         const auto preparedAt = std::chrono::steady_clock::now();
         CrowdScene scene(*session.device, pointers(crowdModelsOwned), a.crowd,

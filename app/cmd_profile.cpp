@@ -116,6 +116,10 @@ int run(ProfileArgs& a) {
     profile.counts = counts;
     {
         const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        if (!prepared.error.empty()) {
+            std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
+            return session.finish(kExitBadInput);
+        }
         const std::vector<std::pair<Technique, SkinOptions>> all = techniques(models);
         const SceneOutput output{kFramesInFlight, kOffscreenColorFormat, samplesOn(device, a.crowd.picture.msaa)};
         if (all.size() < 16)

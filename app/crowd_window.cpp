@@ -142,6 +142,10 @@ int runCrowdWindow(const WindowArgs& a) {
             std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.window.crowd.picture.msaa));
         FrameSlots slots(device, kSlots);
         const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        if (!prepared.error.empty()) {
+            std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
+            return session.finish(kExitBadInput);
+        }
         glfwSetWindowUserPointer(window.handle(), &c);
         glfwSetKeyCallback(window.handle(), onKey);
         glfwSetMouseButtonCallback(window.handle(), onButton);

@@ -1,8 +1,20 @@
 #include "gpu_session.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace horde {
+
+namespace {
+
+// The first clips' names, for a message.
+std::string someClips(const Model& model) {
+    std::string out;
+    for (size_t c = 0; c < model.clips.size() && c < 8; ++c) out += (c ? ", " : "") + model.clips[c].name;
+    return model.clips.size() > 8 ? out + ", ..." : out;
+}
+
+} // namespace
 
 void GpuSession::openDevice(const DeviceChoice& choice, bool swapchain,
                             std::vector<std::string> instanceExtensions) {
@@ -67,7 +79,18 @@ GpuSession::PreparedCrowd GpuSession::prepareCrowd(Units units) {
                     s.flat ? "span" : "stand", double(s.flat ? kWidestAcross : kCommonHeight),
                     s.flat ? "across" : "tall");
     }
-    out.models = crowdModels(*device, models, factors(out.scales));
+    std::vector<std::vector<std::string>> clips;
+    for (const ModelInput& input : crowd.inputs) clips.push_back(input.clips);
+    out.models = crowdModels(*device, models, factors(out.scales), clips);
+    for (size_t m = 0; m < models.size() && out.error.empty(); ++m) {
+        const std::vector<bool>& played = out.models[m]->asset().playedClips;
+        if (clips[m].empty() || std::find(played.begin(), played.end(), true) != played.end()) continue;
+        std::string patterns;
+        for (const std::string& p : clips[m]) patterns += (patterns.empty() ? "" : ",") + p;
+        out.error = crowd.inputs[m].model + ": --clips " + patterns + " matches none of its " +
+                    std::to_string(models[m]->clips.size()) + " clips (" + someClips(*models[m]) + ")";
+    }
+    if (!out.error.empty()) out.models.clear(); // before the device goes
     return out;
 }
 

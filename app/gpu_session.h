@@ -37,6 +37,7 @@ struct GpuSession {
     struct PreparedCrowd {
         std::vector<ModelScale> scales;
         std::vector<std::unique_ptr<CrowdModel>> models;
+        std::string error; // a model that --clips leaves nothing to play; nothing is drawn then
     };
     PreparedCrowd prepareCrowd(Units units);
     // Reports what the validation layers said; device trouble if they complained.

@@ -42,6 +42,11 @@ void addCrowdModelOptions(CLI::App& command, ModelInput& shared) {
                                               std::string(companion));
     command.get_option("--materials")
         ->description("Grimrock Lua material file(s) with defineMaterial{...}:" + std::string(companion));
+    command.add_option("--clips", shared.clips,
+                       "PATTERN[,PATTERN...]: the clips a crowd plays, by name, pattern (* and ?, case ignored) or "
+                       "@role (@idle, @walk, @run, @turn, @other, @left); default every clip but T-poses, deaths "
+                       "and appear/disappear:" +
+                           std::string(companion));
 }
 
 std::vector<CrowdModelArg> crowdModelArgs(const CLI::App& command, ModelInput& shared) {
@@ -49,6 +54,7 @@ std::vector<CrowdModelArg> crowdModelArgs(const CLI::App& command, ModelInput& s
     const CLI::Option* skeleton = command.get_option("--skeleton");
     const CLI::Option* anim = command.get_option("--anim");
     const CLI::Option* materials = command.get_option("--materials");
+    const CLI::Option* clips = command.get_option("--clips");
     // CLI11 lists every value it parsed, in order, as the option it belongs to.
     std::map<const CLI::Option*, size_t> taken;
     std::vector<CrowdModelArg> models;
@@ -56,19 +62,26 @@ std::vector<CrowdModelArg> crowdModelArgs(const CLI::App& command, ModelInput& s
     all.skeleton.clear();
     all.anims.clear();
     all.materials.clear();
+    all.clips.clear();
     for (const CLI::Option* option : command.parse_order()) {
         const std::string& value = option->results().at(taken[option]++);
         if (option == model)
-            models.push_back({value, {}, {}, {}});
+            models.push_back({value, {}, {}, {}, {}});
         else if (option == skeleton)
             (models.empty() ? all.skeleton : models.back().skeleton) = value;
         else if (option == anim)
             (models.empty() ? all.anims : models.back().anims).push_back(value);
         else if (option == materials)
             (models.empty() ? all.materials : models.back().materials).push_back(value);
+        else if (option == clips)
+            for (std::string_view rest = value; !rest.empty();) {
+                const size_t comma = std::min(rest.find(','), rest.size());
+                if (comma > 0) (models.empty() ? all.clips : models.back().clips).emplace_back(rest.substr(0, comma));
+                rest.remove_prefix(std::min(comma + 1, rest.size()));
+            }
     }
     shared = all;
-    if (models.empty()) models.push_back({kMonsterName, {}, {}, {}});
+    if (models.empty()) models.push_back({kMonsterName, {}, {}, {}, {}});
     return models;
 }
 

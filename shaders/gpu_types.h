@@ -437,6 +437,7 @@ struct ImpostorBakePush {
     address uvs;        // 0: none
     address materials;  // MaterialRecord per material slot
     address axes;       // mat4: the file's axes into the world, times the crowd's scale
+    address poseTiles;  // uint per shared pose: its tile (CrowdAsset::poseTiles)
     vec4 sphere;        // every pose's sphere in world axes: what a tile holds
     uint view;          // azimuth + elevation x HORDE_IMPOSTOR_AZIMUTHS
     uint tilesPerRow;
@@ -458,7 +459,7 @@ struct ImpostorPush {
     vec4 sphere;        // every pose's sphere in world axes, before the instance's placement
     uint tilesPerRow;
     uint tileRows;
-    uint pad0, pad1;
+    address poseTiles;  // uint per shared pose: its tile (CrowdAsset::poseTiles)
 };
 
 struct GroundPush {
@@ -509,8 +510,8 @@ static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelS
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
               offsetof(CrowdFrame, blendKeys) == 264 && sizeof(CrowdFrame) == 280);
-static_assert(sizeof(ImpostorBakePush) == 120 && offsetof(ImpostorBakePush, sphere) == 72);
-static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32);
+static_assert(sizeof(ImpostorBakePush) == 128 && offsetof(ImpostorBakePush, sphere) == 80);
+static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32 && offsetof(ImpostorPush, poseTiles) == 56);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 static_assert(sizeof(OverlayPush) == 40 && offsetof(OverlayPush, transform) == 16);

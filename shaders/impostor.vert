@@ -30,7 +30,7 @@ void main() {
     vec4 bounds = Vec4s(pc.bounds).v[entry.level];
     vec2 corner = mix(bounds.xy, bounds.zw, kCorners[gl_VertexIndex % 6] * 0.5 + 0.5);
     outWorld = centre + (right * corner.x + up * corner.y) * pc.sphere.w;
-    vec4 tile = impostorTile(entry.pose, pc.tilesPerRow, pc.tileRows);
+    vec4 tile = impostorTile(Uints(pc.poseTiles).v[entry.pose], pc.tilesPerRow, pc.tileRows);
     float inner = float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE);
     outUV = tile.xy + (vec2(corner.x, -corner.y) * inner * 0.5 + 0.5) * tile.zw;
     outLayer = entry.level;

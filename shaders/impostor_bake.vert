@@ -2,7 +2,7 @@
 // Baking the impostor atlas: instance i is shared pose i. A level vertex is skinned with that
 // pose's palette (the vertex technique's blend), put in the world's axes, seen along this layer's
 // view direction by an orthographic camera that holds the model's every-pose sphere, and moved
-// into pose i's tile. A border texel around each tile keeps its neighbours apart in the mips.
+// into pose i's tile (the played clips' poses have tiles, one after another). A border texel around each tile keeps its neighbours apart in the mips.
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { ImpostorBakePush pc; };
@@ -39,7 +39,7 @@ void main() {
     impostorFrame(pc.view, right, up, back);
     vec3 q = (world - pc.sphere.xyz) / pc.sphere.w;
     vec2 across = vec2(dot(q, right), dot(q, up)) * (float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE));
-    vec4 tile = impostorTile(pose, pc.tilesPerRow, pc.tileRows);
+    vec4 tile = impostorTile(Uints(pc.poseTiles).v[pose], pc.tilesPerRow, pc.tileRows);
     // Texture y runs down the layer, the view's up runs up it.
     vec2 uv = tile.xy + (vec2(across.x, -across.y) * 0.5 + 0.5) * tile.zw;
     gl_Position = vec4(uv * 2.0 - 1.0, 0.5 - 0.5 * dot(q, back), 1.0);

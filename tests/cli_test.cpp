@@ -463,3 +463,22 @@ TEST(Cli, CrowdVideoIsAnAnimatedWebpOfEveryFrame) {
     EXPECT_TRUE(anim);
     EXPECT_EQ(frames, 3);
 }
+
+// `--clips`: the crowd plays what the patterns pick (the monster's attack alone: every monster in
+// wander's `act`, none walking); patterns that pick nothing of a model are refused, naming it.
+TEST(Cli, CrowdClipsChoosesWhatTheCrowdPlays) {
+    horde::test::TempDir dir("horde_cli");
+    const std::string common = "crowd --headless --count 64 --frames 2 --width 160 --height 100 --validation --out " +
+                               (dir.path / "c.png").string();
+    CliRun r = runCli(common + " --clips attack --stats " + (dir.path / "s.json").string(), true);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const json stats = json::parse(std::ifstream(dir.path / "s.json"));
+    for (const json& f : stats["frames"]) {
+        EXPECT_EQ(f["behaviour"]["states"]["act"], 64);
+        EXPECT_EQ(f["behaviour"]["moved"], 0);
+    }
+    CliRun none = runCli(common + " --clips 'run*,@idle'", true);
+    EXPECT_EQ(none.code, 2) << none.out;
+    EXPECT_NE(none.out.find("monster: --clips run*,@idle matches none of its 2 clips (walk, attack)"), std::string::npos)
+        << none.out;
+}

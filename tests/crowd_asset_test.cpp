@@ -375,3 +375,24 @@ TEST(CrowdAsset, ASharedBlendStaysWithinItsBound) {
     }
     std::printf("shared blends: worst %.0f%% of their bound\n", 100.0 * worstShare);
 }
+
+// The impostor bake draws the poses of the clips a crowd plays and the bind pose, nothing else,
+// into an atlas of as many tiles:
+// the monster's walk is clip 0 and its attack clip 1, four buckets each, the bind pose 8.
+TEST(CrowdAsset, OnlyThePlayedClipsPosesAreBaked) {
+    const auto runs = [](std::vector<std::string> clips) {
+        const CrowdAsset asset = buildCrowdAsset(monster(), {.bucketsPerClip = 4, .clips = std::move(clips)});
+        std::vector<std::pair<uint32_t, uint32_t>> out;
+        for (const CrowdAsset::PoseRun& r : asset.playedPoses()) out.emplace_back(r.first, r.count);
+        return out;
+    };
+    using Runs = std::vector<std::pair<uint32_t, uint32_t>>;
+    EXPECT_EQ(runs({}), (Runs{{0, 9}}));
+    EXPECT_EQ(runs({"attack"}), (Runs{{4, 5}}));
+    EXPECT_EQ(runs({"walk"}), (Runs{{0, 4}, {8, 1}}));
+    EXPECT_EQ(runs({"@run"}), (Runs{{8, 1}})) << "a pattern that matches nothing leaves the bind pose";
+    // The atlas holds those alone, one tile each in pose order.
+    const CrowdAsset walk = buildCrowdAsset(monster(), {.bucketsPerClip = 4, .clips = {"walk"}});
+    EXPECT_EQ(walk.impostorTiles, 5u);
+    EXPECT_EQ(walk.poseTiles, (std::vector<uint32_t>{0, 1, 2, 3, 0, 0, 0, 0, 4}));
+}

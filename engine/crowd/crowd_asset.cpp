@@ -138,7 +138,27 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
                                      : std::vector<float>(model.clips.size() * model.clips.size(), 0.0f);
     // A fade takes the same seconds at any speed while the clips slow: the slowest sets the floor.
     for (float& floor : asset.fadeFloors) floor /= kSlowestPlayback;
+    asset.poseTiles.assign(asset.sharedPoses(), 0);
+    for (const CrowdAsset::PoseRun& run : asset.playedPoses())
+        for (uint32_t k = 0; k < run.count; ++k) asset.poseTiles[run.first + k] = asset.impostorTiles++;
     return asset;
+}
+
+std::vector<CrowdAsset::PoseRun> CrowdAsset::playedPoses() const {
+    std::vector<PoseRun> runs;
+    for (uint32_t c = 0; c < playedClips.size(); ++c) {
+        if (!playedClips[c]) continue;
+        if (!runs.empty() && runs.back().first + runs.back().count == c * bucketsPerClip)
+            runs.back().count += bucketsPerClip;
+        else
+            runs.push_back({c * bucketsPerClip, bucketsPerClip});
+    }
+    const uint32_t bind = sharedPoses() - 1;
+    if (!runs.empty() && runs.back().first + runs.back().count == bind)
+        ++runs.back().count;
+    else
+        runs.push_back({bind, 1});
+    return runs;
 }
 
 } // namespace horde

@@ -71,8 +71,18 @@ struct CrowdAsset {
     // between two frames more than 1.5 times either clip does (anim/fade_floor.h), seconds at the
     // slowest playback; a crowd's fades take at least this.
     std::vector<float> fadeFloors;
+    // Per shared pose, its tile in the impostor atlas: the played poses (playedPoses) numbered in
+    // order, the others 0, as no instance shows them; and how many tiles that makes.
+    std::vector<uint32_t> poseTiles;
+    uint32_t impostorTiles = 0;
 
     uint32_t sharedPoses() const { return uint32_t(tables.clips.size()) * bucketsPerClip + 1; }
+    // The shared poses an instance can show, as runs of pose indices: the played clips' buckets
+    // and the bind pose (the last). The impostor bake draws these and no other.
+    struct PoseRun {
+        uint32_t first = 0, count = 0;
+    };
+    std::vector<PoseRun> playedPoses() const;
     uint32_t listCount() const { return uint32_t(cullLevels.size()); }
 };
 

@@ -220,6 +220,7 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
         push.sphere = part.asset().worldSphere;
         push.tilesPerRow = atlas.tilesPerRow;
         push.tileRows = atlas.tileRows;
+        push.poseTiles = part.model->buffers().poseTiles.address();
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &atlas.set, 0,
                                 nullptr);
         pushConstants(cmd, pipeline, push);

@@ -25,6 +25,7 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
     buffers_.submeshes = upload.add(asset_.levelSubmeshes, "level submeshes");
     buffers_.axes = upload.add(axes, "axes to world");
     buffers_.fadeFloors = upload.add(asset_.fadeFloors, "cross-fade floors");
+    buffers_.poseTiles = upload.add(asset_.poseTiles, "impostor pose tiles");
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const std::string tag = " " + model.meshes[m].name;
         buffers_.lodIndices.push_back(upload.add(asset_.drawIndices[m], "lod indices" + tag,
@@ -35,13 +36,15 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
 }
 
 std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
-                                                     std::span<const float> scales) {
+                                                     std::span<const float> scales,
+                                                     std::span<const std::vector<std::string>> clips) {
     std::vector<std::unique_ptr<CrowdModel>> out;
     for (size_t m = 0; m < models.size(); ++m) {
         extractRootMotion(*models[m]);
         uploadMeshes(device, *models[m]);
         CrowdAssetOptions options;
         options.scale = scales[m];
+        if (m < clips.size()) options.clips = clips[m];
         out.push_back(std::make_unique<CrowdModel>(device, *models[m], options));
     }
     return out;

@@ -31,7 +31,7 @@ class CrowdModel {
 
     struct Buffers {
         Buffer rest, clips, channelTable, channels, times, values, joints, clipSpeed, meshes, levels,
-            submeshes, axes, fadeFloors;
+            submeshes, axes, fadeFloors, poseTiles;
         std::vector<Buffer> lodIndices, lodOrder; // per mesh
     };
     const Buffers& buffers() const { return buffers_; }
@@ -45,9 +45,11 @@ class CrowdModel {
 
 // Loaded models made ready for crowds, each drawn `scales[m]` times its file's size: their clips'
 // root motion taken out of them (anim/root_motion.h: the crowd moves the instances instead), their
-// meshes moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel.
+// meshes moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel,
+// playing `clips[m]` (CrowdAssetOptions::clips; none given: each model's default).
 std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
-                                                     std::span<const float> scales);
+                                                     std::span<const float> scales,
+                                                     std::span<const std::vector<std::string>> clips = {});
 std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);
 
 } // namespace horde

@@ -128,14 +128,15 @@ void beginLayer(VkCommandBuffer cmd, const BakeTargets& t, VkExtent2D extent) {
     vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
-// Every pose of the model in one view: per mesh, per submesh at its bake level, one draw of
-// every pose (instance i is pose i).
+// Every pose an instance can show in one view: per mesh, per submesh at its bake level, one draw
+// a run of them (instance i is pose i); the clips a crowd does not play stay blank.
 void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
                const MaterialTable& materials, const ImpostorAtlases::Source& source,
                const ImpostorAtlases::Atlas& atlas, uint32_t view) {
     const CrowdAsset& asset = cm.asset();
     const std::span<const gpu::MaterialRecord> records =
         materials.modelRecords(source.materials, asset.materialSlots.size());
+    const std::vector<CrowdAsset::PoseRun> runs = asset.playedPoses();
     for (uint32_t m = 0; m < asset.cullMeshes.size(); ++m) {
         const GpuMesh& mesh = cm.meshes()[m];
         vkCmdSetFrontFace(cmd, frontFace(asset, m));
@@ -155,6 +156,7 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
         push.view = view;
         push.tilesPerRow = atlas.tilesPerRow;
         push.tileRows = atlas.tileRows;
+        push.poseTiles = cm.buffers().poseTiles.address();
         push.jointBase = asset.tables.meshJointBase[m];
         push.jointCount = uint32_t(asset.tables.joints.size());
         push.skinned = mesh.skinned() ? 1u : 0u;
@@ -169,7 +171,8 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
                                                                                : VK_CULL_MODE_BACK_BIT);
             push.material = submesh.material;
             pushConstants(cmd, bake, push);
-            vkCmdDrawIndexed(cmd, submesh.indexCount, asset.sharedPoses(), submesh.firstIndex, 0, 0);
+            for (const CrowdAsset::PoseRun& run : runs)
+                vkCmdDrawIndexed(cmd, submesh.indexCount, run.count, submesh.firstIndex, 0, run.first);
         }
     }
 }
@@ -264,7 +267,7 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     std::vector<BakeTargets> targets;
     for (const Source& source : sources) {
-        const uint32_t poses = source.model->asset().sharedPoses();
+        const uint32_t poses = source.model->asset().impostorTiles;
         Atlas& atlas = atlases_.emplace_back();
         atlas.tilesPerRow = uint32_t(std::ceil(std::sqrt(double(poses))));
         atlas.tileRows = (poses + atlas.tilesPerRow - 1) / atlas.tilesPerRow;

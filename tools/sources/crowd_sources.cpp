@@ -25,6 +25,7 @@ ModelInput completed(ModelInput input, const CrowdModelArg& arg) {
     if (!arg.skeleton.empty()) input.skeleton = arg.skeleton;
     input.anims.insert(input.anims.end(), arg.anims.begin(), arg.anims.end());
     input.materials.insert(input.materials.end(), arg.materials.begin(), arg.materials.end());
+    if (!arg.clips.empty()) input.clips = arg.clips;
     return input;
 }
 

@@ -18,7 +18,7 @@ namespace horde {
 struct CrowdModelArg {
     std::string model;
     std::string skeleton;
-    std::vector<std::string> anims, materials;
+    std::vector<std::string> anims, materials, clips;
 };
 
 // The crowd's models, each with the input it was loaded from.

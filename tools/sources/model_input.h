@@ -18,6 +18,8 @@ struct ModelInput {
     std::vector<std::string> anims;
     std::vector<std::string> searchPaths;
     std::vector<std::string> materials;
+    // What a crowd plays of it (CrowdAssetOptions::clips): names, patterns, @roles; none: the default.
+    std::vector<std::string> clips;
 
     // `textures`: shared by every model of one session so each texture file is read once.
     Result<Model> load(MeshAllocator& allocator, TextureLibrary* textures = nullptr) const;
