@@ -129,7 +129,7 @@ void beginLayer(VkCommandBuffer cmd, const BakeTargets& t, VkExtent2D extent) {
 }
 
 // Every pose an instance can show in one view: per mesh, per submesh at its bake level, one draw
-// a run of them (instance i is pose i); the clips a crowd does not play stay blank.
+// a run of them (instance i is pose i); the clips a crowd does not play have no tiles.
 void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
                const MaterialTable& materials, const ImpostorAtlases::Source& source,
                const ImpostorAtlases::Atlas& atlas, uint32_t view) {
