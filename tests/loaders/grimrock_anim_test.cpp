@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "anim/reference.h"
+#include "grimrock_bytes.h"
 #include "loader.h"
 #include "support/bytes.h"
 #include "support/temp_dir.h"
@@ -14,18 +15,11 @@
 
 using namespace horde;
 using horde::test::Bytes;
+using horde::test::quat;
+using horde::test::str;
+using horde::test::vec3;
 
 namespace {
-
-Bytes& str(Bytes& b, const std::string& s) {
-    return b.i32(int32_t(s.size())).text(s);
-}
-Bytes& vec3(Bytes& b, glm::vec3 v) {
-    return b.f32(v.x).f32(v.y).f32(v.z);
-}
-Bytes& quat(Bytes& b, glm::vec4 q) {
-    return b.f32(q.x).f32(q.y).f32(q.z).f32(q.w);
-}
 
 // Where the fields the tests patch lie.
 struct Offsets {

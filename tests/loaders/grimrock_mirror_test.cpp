@@ -11,6 +11,7 @@
 
 #include "anim/reference.h"
 #include "anim/winding.h"
+#include "grimrock_bytes.h"
 #include "loader.h"
 #include "model/axes.h"
 #include "support/bytes.h"
@@ -18,15 +19,11 @@
 
 using namespace horde;
 using horde::test::Bytes;
+using horde::test::str;
+using horde::test::vec3;
 
 namespace {
 
-Bytes& str(Bytes& b, const std::string& s) {
-    return b.i32(int32_t(s.size())).text(s);
-}
-Bytes& vec3(Bytes& b, glm::vec3 v) {
-    return b.f32(v.x).f32(v.y).f32(v.z);
-}
 
 // "root", then "statue": basis columns (-0.01, 0, 0), (0, 0.01, 0), (0, 0, 0.01), translation
 // (1, 2, 3), a mirror in x scaled to centimetres, holding one static triangle (100, 0, 0),

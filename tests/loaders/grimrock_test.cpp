@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "anim/reference.h"
+#include "grimrock_bytes.h"
 #include "loader.h"
 #include "model/axes.h"
 #include "monster.h"
@@ -18,6 +19,8 @@
 
 using namespace horde;
 using horde::test::Bytes;
+using horde::test::str;
+using horde::test::vec3;
 
 namespace {
 
@@ -25,8 +28,6 @@ const Format& grimrock() { return grimrockFormat(); }
 
 using horde::test::CountingAllocator;
 
-Bytes& str(Bytes& b, const std::string& s) { return b.i32(int32_t(s.size())).text(s); }
-Bytes& vec3(Bytes& b, float x, float y, float z) { return b.f32(x).f32(y).f32(z); }
 // Mat4x3: baseX, baseY, baseZ (the columns), translation.
 Bytes& mat(Bytes& b, glm::vec3 x, glm::vec3 y, glm::vec3 z, glm::vec3 t) {
     for (glm::vec3 v : {x, y, z, t}) vec3(b, v.x, v.y, v.z);
