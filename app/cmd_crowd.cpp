@@ -96,7 +96,7 @@ int runHeadless(CrowdArgs& a) {
         const std::vector<Model*> models = session.crowd.pointers();
         const std::vector<ModelInput>& inputs = session.crowd.inputs;
         const auto start = std::chrono::steady_clock::now();
-        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units, a.crowd.count);
         if (!prepared.error.empty()) {
             std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
             return session.finish(kExitBadInput);

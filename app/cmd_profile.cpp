@@ -1,5 +1,6 @@
 // horde profile: every skinning technique over crowd sizes on the current device, in one
 // process, into a page a person reads (DIR/index.html) and DIR/profile.json (app/profile/).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -115,7 +116,8 @@ int run(ProfileArgs& a) {
     profile.frames = a.frames;
     profile.counts = counts;
     {
-        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(
+            a.crowd.units, *std::max_element(counts.begin(), counts.end()));
         if (!prepared.error.empty()) {
             std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
             return session.finish(kExitBadInput);

@@ -141,7 +141,7 @@ int runCrowdWindow(const WindowArgs& a) {
         auto swapchain =
             std::make_unique<Swapchain>(device, window, kSlots, VkSampleCountFlagBits(c.window.crowd.picture.msaa));
         FrameSlots slots(device, kSlots);
-        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units);
+        const GpuSession::PreparedCrowd prepared = session.prepareCrowd(a.crowd.units, a.crowd.count);
         if (!prepared.error.empty()) {
             std::fprintf(stderr, "horde: %s\n", prepared.error.c_str());
             return session.finish(kExitBadInput);

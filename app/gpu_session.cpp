@@ -52,7 +52,9 @@ int GpuSession::openCrowd(const DeviceChoice& choice, const ModelInput& shared,
     Result<CrowdSources> sources = loadCrowdSources(
         shared, args, [&out](const ModelInput& input) { return out.load(input); },
         [](const FolderModelNote& note) {
-            if (note.kept)
+            if (note.kept && note.pairedAnimations == 0)
+                std::printf("crowd model %s\n", note.model.c_str());
+            else if (note.kept)
                 std::printf("crowd model %s: %zu paired animation%s\n", note.model.c_str(),
                             note.pairedAnimations, note.pairedAnimations == 1 ? "" : "s");
             else
@@ -66,7 +68,7 @@ int GpuSession::openCrowd(const DeviceChoice& choice, const ModelInput& shared,
     return kExitOk;
 }
 
-GpuSession::PreparedCrowd GpuSession::prepareCrowd(Units units) {
+GpuSession::PreparedCrowd GpuSession::prepareCrowd(Units units, uint32_t count) {
     const std::vector<Model*> models = crowd.pointers();
     PreparedCrowd out;
     out.scales = crowdScales(models, units);
@@ -79,14 +81,19 @@ GpuSession::PreparedCrowd GpuSession::prepareCrowd(Units units) {
                     s.flat ? "span" : "stand", double(s.flat ? kWidestAcross : kCommonHeight),
                     s.flat ? "across" : "tall");
     }
-    std::vector<std::vector<std::string>> clips;
-    for (const ModelInput& input : crowd.inputs) clips.push_back(input.clips);
-    out.models = crowdModels(*device, models, factors(out.scales), clips);
+    std::vector<CrowdAssetOptions> options;
+    for (size_t m = 0; m < models.size(); ++m)
+        options.push_back({.scale = out.scales[m].factor,
+                           .clips = crowd.inputs[m].clips,
+                           .instances = uint32_t((uint64_t(count) + models.size() - 1) / models.size()),
+                           .name = crowd.inputs[m].model});
+    out.models = crowdModels(*device, models, options);
     for (size_t m = 0; m < models.size() && out.error.empty(); ++m) {
         const std::vector<bool>& played = out.models[m]->asset().playedClips;
-        if (clips[m].empty() || std::find(played.begin(), played.end(), true) != played.end()) continue;
+        const std::vector<std::string>& clips = options[m].clips;
+        if (clips.empty() || std::find(played.begin(), played.end(), true) != played.end()) continue;
         std::string patterns;
-        for (const std::string& p : clips[m]) patterns += (patterns.empty() ? "" : ",") + p;
+        for (const std::string& p : clips) patterns += (patterns.empty() ? "" : ",") + p;
         out.error = crowd.inputs[m].model + ": --clips " + patterns + " matches none of its " +
                     std::to_string(models[m]->clips.size()) + " clips (" + someClips(*models[m]) + ")";
     }

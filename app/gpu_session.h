@@ -39,7 +39,8 @@ struct GpuSession {
         std::vector<std::unique_ptr<CrowdModel>> models;
         std::string error; // a model that --clips leaves nothing to play; nothing is drawn then
     };
-    PreparedCrowd prepareCrowd(Units units);
+    // `count` instances in all, instance i of model i % models (crowd/layout.h).
+    PreparedCrowd prepareCrowd(Units units, uint32_t count);
     // Reports what the validation layers said; device trouble if they complained.
     int finish(int code);
 

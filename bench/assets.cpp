@@ -27,7 +27,10 @@ bool Context::loadAssets(const std::string& path) {
     assets = std::move(*sources);
     // Sized as `horde crowd --model DIR` sizes them: a mixed crowd stands at one height.
     const std::vector<Model*> models = assets.pointers();
-    assetCrowdModels = horde::crowdModels(*device, models, factors(crowdScales(models, Units::Auto)));
+    const std::vector<ModelScale> scales = crowdScales(models, Units::Auto);
+    std::vector<CrowdAssetOptions> options;
+    for (size_t m = 0; m < models.size(); ++m) options.push_back({.scale = scales[m].factor, .name = assets.inputs[m].model});
+    assetCrowdModels = horde::crowdModels(*device, models, options);
     return true;
 }
 

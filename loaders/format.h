@@ -75,6 +75,9 @@ struct FolderRule {
     enum class Animations { None, ModelNodes, SkeletonNodes } animations = Animations::None;
     bool ignoreCase = false;  // those names match ignoring case
     bool supermodels = false; // a model's survey names its supermodel, a model file of that stem
+    // Models whose stem starts with this (ignoring case) hold animations for others to inherit
+    // as their supermodel, not a creature of their own: a folder crowd leaves them out. Null: none.
+    const char* animationModels = nullptr;
     // The skeleton file the format's writer puts beside mesh file `mesh`: a mesh that needs a
     // skeleton takes the one of that name (ignoring case) first, when it fits. Null: no such name.
     std::filesystem::path (*skeletonFor)(const std::filesystem::path& mesh) = nullptr;

@@ -446,7 +446,7 @@ struct ImpostorBakePush {
     uint jointCount;
     uint material;      // this draw's material slot
     uint skinned;
-    uint pad;
+    uint poseStride;    // instance i draws shared pose i x poseStride (CrowdAsset::impostorStride)
 };
 
 // Drawing: entry k's instance as a quad of its sphere facing the camera, the tile of its shared

@@ -1,5 +1,6 @@
 #version 460
-// Baking the impostor atlas: instance i is shared pose i. A level vertex is skinned with that
+// Baking the impostor atlas: instance i is shared pose i x stride, the first of the poses its tile
+// stands for. A level vertex is skinned with that
 // pose's palette (the vertex technique's blend), put in the world's axes, seen along this layer's
 // view direction by an orthographic camera that holds the model's every-pose sphere, and moved
 // into pose i's tile (the played clips' poses have tiles, one after another). A border texel around each tile keeps its neighbours apart in the mips.
@@ -11,7 +12,7 @@ layout(location = 0) out vec3 outNormal; // world axes, before an instance's hea
 layout(location = 1) out vec2 outUV;
 
 void main() {
-    uint pose = gl_InstanceIndex;
+    uint pose = gl_InstanceIndex * pc.poseStride;
     uint v = Uints(pc.order).v[gl_VertexIndex];
     Affines palette = Affines(pc.palette);
     uint base = pose * pc.jointCount + pc.jointBase;

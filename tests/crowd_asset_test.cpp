@@ -182,7 +182,7 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(plan.sharedCount, 65u * 12u);      // 65 shared poses x 1 mesh x 12 levels
     EXPECT_EQ(plan.jobCapacity, 4u + 65u);       // own poses and shared poses
     EXPECT_EQ(plan.chunkInstances, 10u);         // not brute force: no chunks
-    EXPECT_EQ(plan.vertexCapacity, 69u * 4u);    // every pose's level 0, under the 8 M budget
+    EXPECT_EQ(plan.vertexCapacity, 10u * 4u);    // each instance's level 0 at most, under the 8 M budget
     EXPECT_EQ(plan.counterCount, 32u + 2u + 2u); // header, 2 material slots, 2 per list
     EXPECT_EQ(plan.blendSlots, 0u);              // nothing cross-fades
     EXPECT_EQ(plan.drawCommands, 4u);            // 2 slots x 2 commands a mesh
@@ -197,7 +197,8 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.drawInfo, 4u * 24u);
     EXPECT_EQ(b.locals, 69u * 1u * 48u);  // one node
     EXPECT_EQ(b.palette, 69u * 1u * 48u); // the static mesh's one joint
-    EXPECT_EQ(b.positions, 276u * 12u);
+    EXPECT_EQ(b.positions, 40u * 12u);
+    EXPECT_EQ(b.normals, 40u * 12u);
     EXPECT_EQ(b.worlds, 10u * 48u);
     EXPECT_EQ(b.visible, 10u * 16u);
     EXPECT_EQ(b.demand, 2u * 256u * 4u);   // wanted and coarsest vertices per distance bucket
@@ -205,7 +206,7 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
     EXPECT_EQ(b.blendKeys, 4u);            // a word, though no slot uses it
     EXPECT_EQ(planBytes(plan), 144u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   3312u + 3312u + 480u + 160u + 2048u + 16u + 16u + 4u);
+                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u);
 
     // Cross-fading, the shared-blend table takes its 16 slots (the fewest) beside the 65 bucket
     // poses: their palettes, their requests and their skin jobs.
@@ -238,18 +239,19 @@ TEST(MemoryPlan, ACrowdThatCannotFitIsRefusedInWords) {
     const CrowdAsset asset = buildCrowdAsset(quad(), {.crowd = false});
     const PartPlan plan = planPart(asset, 1000, {.lod = false, .cull = false, .pool = false}, 0);
     const PartPlan plans[] = {plan};
-    EXPECT_EQ(planProblem(plans, 1000, 2, 1ull << 30, 1ull << 30), "");
+    const std::string names[] = {"quad.gltf"};
+    EXPECT_EQ(planProblem(plans, names, 1000, 2, 1ull << 30, 1ull << 30), "");
     std::string largest;
     const uint64_t bytes = largestBuffer(plan, &largest);
     // 65 shared and 1,000 own poses of one node's 48-byte transform: the first of the two largest.
     EXPECT_EQ(largest, "local transforms");
     EXPECT_EQ(bytes, 1065u * 48u);
-    EXPECT_NE(planProblem(plans, 1000, 2, 1ull << 30, bytes - 1).find("of local transforms in one buffer"),
+    EXPECT_NE(planProblem(plans, names, 1000, 2, 1ull << 30, bytes - 1).find("of local transforms for quad.gltf in one buffer"),
               std::string::npos);
     EXPECT_NE(
-        planProblem(plans, 1000, 2, 2 * planBytes(plan) - 1, 1ull << 30).find("MiB of per-frame buffers"),
+        planProblem(plans, names, 1000, 2, 2 * planBytes(plan) - 1, 1ull << 30).find("MiB of per-frame buffers"),
         std::string::npos);
-    EXPECT_EQ(planProblem(plans, 1000, 2, 2 * planBytes(plan), 1ull << 30), "");
+    EXPECT_EQ(planProblem(plans, names, 1000, 2, 2 * planBytes(plan), 1ull << 30), "");
 }
 
 // Without budgets, a model's own poses come from its skeleton and its pool from what it can use,
@@ -260,8 +262,9 @@ TEST(MemoryPlan, BudgetsComeFromTheModelsWhenNotGiven) {
     // One node and one joint: 96 bytes of transforms a pose, so 32 MiB holds 349,525 poses.
     EXPECT_EQ(poseCapacity(quadAsset, 1000000, automatic), 349525u);
     EXPECT_EQ(poseCapacity(quadAsset, 10, automatic), 10u);
-    // Every own pose and the 65 shared ones at level 0, 4 vertices each.
-    EXPECT_EQ(poolWant(quadAsset, 10, automatic), (10u + 65u) * 4u);
+    // A frame skins each of the 10 instances' meshes once at most, own pose or shared, however
+    // many of the 65 shared poses there are: 10 poses at level 0, 4 vertices each.
+    EXPECT_EQ(poolWant(quadAsset, 10, automatic), 10u * 4u);
 
     const CrowdAsset monsterAsset = buildCrowdAsset(monster());
     const uint64_t monsterPose = (monsterAsset.tables.rest.size() + monsterAsset.tables.joints.size()) * 48;
@@ -282,11 +285,45 @@ TEST(MemoryPlan, BudgetsComeFromTheModelsWhenNotGiven) {
     std::vector<PartPlan> tight = planCrowd(assets, counts, automatic, third * kPoolVertexBytes);
     EXPECT_NEAR(double(tight[0].vertexCapacity), double(quadWant) / 3.0, 1.0);
     EXPECT_NEAR(double(tight[1].vertexCapacity), double(monsterWant) / 3.0, 1.0);
-    // A budget given is each model's own pool.
+    // A budget given is each model's own pool, of which the quad's 10 instances use 40 vertices.
     std::vector<PartPlan> given =
         planCrowd(assets, counts, {.lod = true, .cull = true, .pool = true, .vertexBudget = 100}, 0);
-    EXPECT_EQ(given[0].vertexCapacity, 100u);
+    EXPECT_EQ(given[0].vertexCapacity, 40u);
     EXPECT_EQ(given[1].vertexCapacity, 100u);
+}
+
+// A model's per-frame memory follows its instances, not its clips alone: the monster built for 8
+// instances has 16 buckets a clip (sharedBuckets), so 2 x 16 + 1 shared poses; with 8 own poses,
+// its transforms and palettes, 48 bytes a node or joint, and a pool of 8 instances' vertices.
+TEST(MemoryPlan, AFewInstancesTakeAFewInstancesMemory) {
+    const CrowdAsset asset = buildCrowdAsset(monster(), {.instances = 8});
+    ASSERT_EQ(asset.tables.clips.size(), 2u);
+    const CrowdBudget automatic{.lod = true, .cull = true, .pool = true};
+    const PartPlan plan = planPart(asset, 8, automatic, poolWant(asset, 8, automatic));
+    const uint64_t poses = 2 * 16 + 1 + 8, nodes = asset.tables.rest.size(), joints = asset.tables.joints.size();
+    EXPECT_EQ(plan.poses, poses);
+    EXPECT_EQ(plan.bytes.locals, poses * nodes * 48);
+    EXPECT_EQ(plan.bytes.palette, poses * joints * 48);
+    EXPECT_EQ(plan.vertexCapacity, 8u * asset.vertexStride);
+    EXPECT_EQ(plan.bytes.positions, 8u * asset.vertexStride * 12);
+    EXPECT_EQ(plan.bytes.sharedRequests, (2 * 16 + 1) * asset.cullMeshes.size() * HORDE_MAX_LEVELS * 4);
+    // Built for a crowd of any size it keeps 64 buckets, four times the shared poses.
+    const CrowdAsset most = buildCrowdAsset(monster());
+    EXPECT_EQ(planPart(most, 8, automatic, poolWant(most, 8, automatic)).poses, 2u * 64u + 1u + 8u);
+}
+
+// A crowd that cannot fit says which model takes the most and what to change.
+TEST(MemoryPlan, ARefusalNamesTheLargestModelAndWhatToChange) {
+    const CrowdAsset asset = buildCrowdAsset(monster(), {.instances = 8});
+    const CrowdBudget automatic{.lod = true, .cull = true, .pool = true};
+    const PartPlan small = planPart(asset, 8, automatic, poolWant(asset, 8, automatic)),
+                   large = planPart(asset, 800, automatic, poolWant(asset, 800, automatic));
+    const PartPlan plans[] = {small, large};
+    const std::string names[] = {"small.glb", "large.glb"};
+    const std::string problem = planProblem(plans, names, 808, 2, planBytes(small) + planBytes(large), 1ull << 40);
+    EXPECT_NE(problem.find("The most is large.glb's"), std::string::npos) << problem;
+    EXPECT_NE(problem.find("fewer instances (--count)"), std::string::npos) << problem;
+    EXPECT_EQ(planProblem(plans, names, 808, 2, 2 * (planBytes(small) + planBytes(large)), 1ull << 40), "");
 }
 
 // A mesh is drawn through its node and bind transforms, and its levels' errors are what the cull
@@ -395,4 +432,34 @@ TEST(CrowdAsset, OnlyThePlayedClipsPosesAreBaked) {
     const CrowdAsset walk = buildCrowdAsset(monster(), {.bucketsPerClip = 4, .clips = {"walk"}});
     EXPECT_EQ(walk.impostorTiles, 5u);
     EXPECT_EQ(walk.poseTiles, (std::vector<uint32_t>{0, 1, 2, 3, 0, 0, 0, 0, 4}));
+    EXPECT_EQ(walk.impostorStride, 1u);
+}
+
+// More played poses than an atlas holds (kImpostorTiles, 256) share tiles: both of the monster's
+// clips at 256 buckets would take 2 x 256 + 1 = 513 tiles, 2 x 128 + 1 = 257 at every second pose,
+// so every fourth pose has one: 2 x 64 + 1 = 129, the bind pose (512) the last.
+TEST(CrowdAsset, AnAtlasHoldsAtMostItsTiles) {
+    const CrowdAsset asset = buildCrowdAsset(monster(), {.bucketsPerClip = 256});
+    ASSERT_EQ(asset.sharedPoses(), 513u);
+    EXPECT_EQ(asset.impostorStride, 4u);
+    EXPECT_EQ(asset.impostorTiles, 129u);
+    for (uint32_t pose : {0u, 1u, 3u}) EXPECT_EQ(asset.poseTiles[pose], 0u) << pose;
+    EXPECT_EQ(asset.poseTiles[4], 1u);
+    EXPECT_EQ(asset.poseTiles[255], 63u);
+    EXPECT_EQ(asset.poseTiles[256], 64u);
+    EXPECT_EQ(asset.poseTiles[511], 127u);
+    EXPECT_EQ(asset.poseTiles[512], 128u);
+}
+
+// A crowd's shared poses follow its instances: about four an instance's bucket, from 16 a clip
+// (impostors keep moving) to 64; unknown instances take the most.
+TEST(CrowdAsset, TimeBucketsFollowTheInstances) {
+    EXPECT_EQ(sharedBuckets(0, 100), 64u);
+    EXPECT_EQ(sharedBuckets(27, 100), 16u);     // 108 / 100 rounds up to 2: the floor
+    EXPECT_EQ(sharedBuckets(1024, 100), 64u);   // 41: the next power of two
+    EXPECT_EQ(sharedBuckets(500, 100), 32u);    // 20
+    EXPECT_EQ(sharedBuckets(100000, 3), 64u);
+    EXPECT_EQ(buildCrowdAsset(monster(), {.instances = 27}).bucketsPerClip, 64u) << "2 clips: 54 a clip";
+    EXPECT_EQ(buildCrowdAsset(monster(), {.instances = 8}).bucketsPerClip, 16u);
+    EXPECT_EQ(buildCrowdAsset(monster(), {.bucketsPerClip = 4, .instances = 8}).bucketsPerClip, 4u);
 }

@@ -4,7 +4,9 @@
 // and a file given beside the folder decoded once too. Scales are checked against bind-pose heights
 // worked out from the monster's own bounds.
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,39 @@ TEST(Sources, AFolderCrowdDecodesEachModelOnce) {
     EXPECT_EQ(counted.notes[1].model, "statue.glb");
     EXPECT_FALSE(counted.notes[1].kept);
     EXPECT_EQ(counted.notes[1].why, "no clips");
+}
+
+// NWN's animation models (named a_*) lend their clips to the creatures naming them as supermodel
+// and are no creature themselves: a folder crowd leaves them out undecoded, naming who inherits
+// from them; the creature plays the clips it inherits.
+TEST(Sources, AFolderCrowdLeavesNwnAnimationModelsOut) {
+    test::TempDir dir("horde_sources");
+    HeapMeshAllocator heap;
+    const Model monster = buildMonster(heap);
+    Model still = buildMonster(heap);
+    still.clips.clear();
+    ASSERT_TRUE(findFormat("nwn-ascii")->write(monster, dir.path / "a_lend.mdl"));
+    ASSERT_TRUE(findFormat("nwn-ascii")->write(still, dir.path / "c_walker.mdl"));
+    std::stringstream read;
+    read << std::ifstream(dir.path / "c_walker.mdl").rdbuf();
+    std::string text = read.str();
+    const std::string line = "setsupermodel c_walker NULL";
+    ASSERT_NE(text.find(line), std::string::npos) << text.substr(0, 200);
+    text.replace(text.find(line), line.size(), "setsupermodel c_walker a_lend");
+    std::ofstream(dir.path / "c_walker.mdl") << text;
+
+    Counted counted;
+    const std::vector<CrowdModelArg> args{{dir.path.string(), {}, {}, {}}};
+    Result<CrowdSources> sources = loadCrowdSources(ModelInput{}, args, counted.loader(), counted.report());
+    ASSERT_TRUE(sources) << sources.error().message;
+    ASSERT_EQ(sources->models.size(), 1u);
+    EXPECT_EQ(sources->inputs[0].model, (dir.path / "c_walker.mdl").string());
+    EXPECT_EQ(sources->models[0]->clips.size(), monster.clips.size()) << "inherited from a_lend";
+    EXPECT_EQ(counted.decodes, (std::map<std::string, int>{{"c_walker.mdl", 1}}));
+    ASSERT_EQ(counted.notes.size(), 2u);
+    EXPECT_EQ(counted.notes[0].model, "a_lend.mdl");
+    EXPECT_FALSE(counted.notes[0].kept);
+    EXPECT_EQ(counted.notes[0].why, "the animations of c_walker.mdl");
 }
 
 TEST(Sources, AFolderWithoutAnimatedModelsIsAnError) {

@@ -94,18 +94,32 @@ void addMesh(CrowdAsset& asset, const Mesh& mesh, LodChain chain, float scale) {
 
 } // namespace
 
+uint32_t sharedBuckets(uint32_t instances, uint32_t playedClips) {
+    constexpr uint32_t kFewest = 16, kMost = 64;
+    if (instances == 0) return kMost;
+    const uint64_t wanted = (4 * uint64_t(instances) + std::max(playedClips, 1u) - 1) / std::max(playedClips, 1u);
+    uint32_t buckets = kFewest;
+    while (buckets < kMost && buckets < wanted) buckets *= 2;
+    return buckets;
+}
+
 CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options) {
     CrowdAsset asset;
+    asset.name = options.name.empty() ? "the model" : options.name;
     asset.tables = buildAnimationTables(model);
     asset.axesToWorld = glm::scale(glm::mat4(1.0f), glm::vec3(options.scale)) * axesToWorld(model.axes);
     const bool clockwise = frontFaceClockwise(model.axes);
     for (bool mirrored : mirroredMeshes(model))
         asset.clockwise.push_back(clockwise != mirrored);
-    asset.bucketsPerClip = std::max(options.bucketsPerClip, 1u);
 
     const Bounds bind = bindPoseBounds(model);
     asset.clipRoles = options.crowd ? clipRoles(model) : std::vector<ClipRole>(model.clips.size(), ClipRole::Other);
     asset.playedClips = playedClips(model, asset.clipRoles, options.clips);
+    asset.bucketsPerClip =
+        options.bucketsPerClip > 0
+            ? options.bucketsPerClip
+            : sharedBuckets(options.instances,
+                            uint32_t(std::count(asset.playedClips.begin(), asset.playedClips.end(), true)));
     asset.motion = options.crowd ? motionBounds(model, 64, asset.playedClips) : bindPoseOnly(bind, model.clips.size());
     asset.worldBindBounds = toWorld(bind, asset.axesToWorld);
     asset.footprint = groundReach(toWorld(asset.motion.poseBox, asset.axesToWorld));
@@ -138,9 +152,17 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
                                      : std::vector<float>(model.clips.size() * model.clips.size(), 0.0f);
     // A fade takes the same seconds at any speed while the clips slow: the slowest sets the floor.
     for (float& floor : asset.fadeFloors) floor /= kSlowestPlayback;
+    const uint32_t played = uint32_t(std::count(asset.playedClips.begin(), asset.playedClips.end(), true));
+    while (asset.impostorStride < asset.bucketsPerClip && asset.bucketsPerClip % (2 * asset.impostorStride) == 0 &&
+           played * (asset.bucketsPerClip / asset.impostorStride) + 1 > kImpostorTiles)
+        asset.impostorStride *= 2;
+    // Runs start at a clip's first bucket or the bind pose, multiples of the stride.
     asset.poseTiles.assign(asset.sharedPoses(), 0);
     for (const CrowdAsset::PoseRun& run : asset.playedPoses())
-        for (uint32_t k = 0; k < run.count; ++k) asset.poseTiles[run.first + k] = asset.impostorTiles++;
+        for (uint32_t pose = run.first; pose < run.first + run.count; ++pose) {
+            if (pose % asset.impostorStride == 0) ++asset.impostorTiles;
+            asset.poseTiles[pose] = asset.impostorTiles - 1;
+        }
     return asset;
 }
 

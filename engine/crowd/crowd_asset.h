@@ -21,7 +21,8 @@ struct CrowdAssetOptions {
     // sphere, since nothing is culled or simplified there.
     bool crowd = true;
     LodOptions lod{.maxLevels = HORDE_MAX_LEVELS};
-    uint32_t bucketsPerClip = 64; // shared poses per clip (animation LOD)
+    // Shared poses per clip (animation LOD); 0: from `instances` (sharedBuckets).
+    uint32_t bucketsPerClip = 0;
     // World units per model unit, after the axes: a crowd of models from several sources sizes
     // them alike. Scales the placement, and the LOD errors and clip speeds culling compares.
     float scale = 1.0f;
@@ -29,9 +30,14 @@ struct CrowdAssetOptions {
     // none: every clip but T-poses, deaths and appear/disappear. The bounds, the footprint and
     // the layout's clips come from the played clips alone.
     std::vector<std::string> clips;
+    // How many instances of the model the crowd holds, 0 where unknown: its shared poses are sized
+    // by them rather than by the clips alone.
+    uint32_t instances = 0;
+    std::string name; // the model's file, for messages
 };
 
 struct CrowdAsset {
+    std::string name; // CrowdAssetOptions::name
     AnimationTables tables;
     std::vector<LodChain> lods;  // per mesh
     MotionBounds motion;         // in model units
@@ -72,9 +78,13 @@ struct CrowdAsset {
     // slowest playback; a crowd's fades take at least this.
     std::vector<float> fadeFloors;
     // Per shared pose, its tile in the impostor atlas: the played poses (playedPoses) numbered in
-    // order, the others 0, as no instance shows them; and how many tiles that makes.
+    // order, `impostorStride` of them a tile (the first of them is baked), the others 0, as no
+    // instance shows them; and how many tiles that makes.
     std::vector<uint32_t> poseTiles;
     uint32_t impostorTiles = 0;
+    // Shared poses a tile stands for: 1, or as few more (a power of two dividing bucketsPerClip)
+    // as keep the tiles within kImpostorTiles, at least the bind pose and one a played clip.
+    uint32_t impostorStride = 1;
 
     uint32_t sharedPoses() const { return uint32_t(tables.clips.size()) * bucketsPerClip + 1; }
     // The shared poses an instance can show, as runs of pose indices: the played clips' buckets
@@ -86,9 +96,19 @@ struct CrowdAsset {
     uint32_t listCount() const { return uint32_t(cullLevels.size()); }
 };
 
+// The most tiles one model's impostor atlas holds: 256 KiB a tile over its views, normals and mips
+// (render/impostor_atlas.h), so 64 MiB an atlas, and its bake draws as many poses a view.
+constexpr uint32_t kImpostorTiles = 256;
+
 // A crowd plays each instance's clips at a speed in [kSlowestPlayback, kSlowestPlayback +
 // kPlaybackSpan) (crowd/layout.cpp), so that no two walk in step.
 constexpr float kSlowestPlayback = 0.8f, kPlaybackSpan = 0.4f;
+
+// Time buckets per clip for `instances` playing `playedClips` clips: about four instances a bucket,
+// a power of two from 16 (impostors still animate) to 64; 64 where the instances are unknown. A
+// bucket's pose serves only the instances in it, so more buckets than instances cost memory and
+// sampling for nothing; an instance its bucket is too coarse for takes an own pose instead.
+uint32_t sharedBuckets(uint32_t instances, uint32_t playedClips);
 
 CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options = {});
 

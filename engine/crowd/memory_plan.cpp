@@ -43,10 +43,12 @@ uint32_t blendSlots(const CrowdAsset& asset, uint32_t count, const CrowdBudget& 
 
 uint64_t poolWant(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
     if (!budget.pool) return 0;
+    // Each seen instance skins each mesh once at most, in its own pose or in a shared one, so a
+    // frame never skins more than the crowd's level-0 vertices, however many poses could be shared.
     const uint64_t poses = budget.lod ? uint64_t(poseCapacity(asset, count, budget)) + asset.sharedPoses() +
                                             blendSlots(asset, count, budget)
                                       : count;
-    return poses * asset.vertexStride;
+    return std::min<uint64_t>(poses, count) * asset.vertexStride;
 }
 
 PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget, uint64_t poolVertices) {
@@ -151,23 +153,29 @@ uint64_t largestBuffer(const PartPlan& plan, std::string* what) {
     return largest.bytes;
 }
 
-std::string planProblem(std::span<const PartPlan> plans, uint32_t instances, uint32_t slots,
-                        uint64_t heapBytes, uint64_t allocationLimit) {
+std::string planProblem(std::span<const PartPlan> plans, std::span<const std::string> names, uint32_t instances,
+                        uint32_t slots, uint64_t heapBytes, uint64_t allocationLimit) {
     const std::string crowd = "a crowd of " + std::to_string(instances) + " needs ";
-    uint64_t total = 0;
-    for (const PartPlan& plan : plans) {
+    uint64_t total = 0, most = 0;
+    size_t mostPart = 0;
+    for (size_t p = 0; p < plans.size(); ++p) {
         std::string what;
-        const uint64_t largest = largestBuffer(plan, &what);
+        const uint64_t largest = largestBuffer(plans[p], &what);
         if (largest > allocationLimit)
-            return crowd + std::to_string(largest >> 20) + " MiB of " + what +
+            return crowd + std::to_string(largest >> 20) + " MiB of " + what + " for " + names[p] +
                    " in one buffer; the device allows " + std::to_string(allocationLimit >> 20) +
                    " MiB (turn LOD on, or fewer instances)";
-        total += planBytes(plan) * slots;
+        const uint64_t bytes = planBytes(plans[p]) * slots;
+        total += bytes;
+        if (bytes > most) most = bytes, mostPart = p;
     }
-    if (total > heapBytes)
-        return crowd + std::to_string(total >> 20) + " MiB of per-frame buffers; the device heap has " +
-               std::to_string(heapBytes >> 20) + " MiB";
-    return {};
+    if (total <= heapBytes) return {};
+    std::string what;
+    largestBuffer(plans[mostPart], &what);
+    return crowd + std::to_string(total >> 20) + " MiB of per-frame buffers; the device heap has " +
+           std::to_string(heapBytes >> 20) + " MiB. The most is " + names[mostPart] + "'s " +
+           std::to_string(most >> 20) + " MiB, mostly " + what +
+           ": fewer instances (--count), fewer models or fewer clips (--clips) take less";
 }
 
 } // namespace horde

@@ -77,9 +77,9 @@ std::vector<PartPlan> planCrowd(std::span<const CrowdAsset* const> assets, std::
 uint64_t planBytes(const PartPlan& plan);
 uint64_t largestBuffer(const PartPlan& plan, std::string* what = nullptr);
 
-// Empty when `plans` fit `slots` times in a heap of `heapBytes` with no buffer past
-// `allocationLimit`, else why not, in words.
-std::string planProblem(std::span<const PartPlan> plans, uint32_t instances, uint32_t slots,
-                        uint64_t heapBytes, uint64_t allocationLimit);
+// Empty when `plans` (of the models `names`) fit `slots` times in a heap of `heapBytes` with no
+// buffer past `allocationLimit`, else why not and what to change, in words.
+std::string planProblem(std::span<const PartPlan> plans, std::span<const std::string> names, uint32_t instances,
+                        uint32_t slots, uint64_t heapBytes, uint64_t allocationLimit);
 
 } // namespace horde

@@ -159,7 +159,7 @@ void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
     MaterialBinding bound;
     for (bool blended : {false, true}) {
         // Impostors after the opaque meshes, before anything blends over them.
-        if (blended && impostors_) {
+        if (blended && impostorsBaked()) {
             recordImpostors(cmd, slotIndex);
             bound = {};
         }

@@ -36,16 +36,12 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
 }
 
 std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
-                                                     std::span<const float> scales,
-                                                     std::span<const std::vector<std::string>> clips) {
+                                                     std::span<const CrowdAssetOptions> options) {
     std::vector<std::unique_ptr<CrowdModel>> out;
     for (size_t m = 0; m < models.size(); ++m) {
         extractRootMotion(*models[m]);
         uploadMeshes(device, *models[m]);
-        CrowdAssetOptions options;
-        options.scale = scales[m];
-        if (m < clips.size()) options.clips = clips[m];
-        out.push_back(std::make_unique<CrowdModel>(device, *models[m], options));
+        out.push_back(std::make_unique<CrowdModel>(device, *models[m], options[m]));
     }
     return out;
 }

@@ -43,13 +43,12 @@ class CrowdModel {
     Buffers buffers_;
 };
 
-// Loaded models made ready for crowds, each drawn `scales[m]` times its file's size: their clips'
-// root motion taken out of them (anim/root_motion.h: the crowd moves the instances instead), their
-// meshes moved into GPU memory where a loader left them elsewhere, then each one's CrowdModel,
-// playing `clips[m]` (CrowdAssetOptions::clips; none given: each model's default).
+// Loaded models made ready for crowds: their clips' root motion taken out of them
+// (anim/root_motion.h: the crowd moves the instances instead), their meshes moved into GPU memory
+// where a loader left them elsewhere, then each one's CrowdModel built with `options[m]` (its
+// scale, the clips it plays, how many instances it has).
 std::vector<std::unique_ptr<CrowdModel>> crowdModels(Device& device, std::span<Model* const> models,
-                                                     std::span<const float> scales,
-                                                     std::span<const std::vector<std::string>> clips = {});
+                                                     std::span<const CrowdAssetOptions> options);
 std::vector<const CrowdModel*> pointers(const std::vector<std::unique_ptr<CrowdModel>>& models);
 
 } // namespace horde

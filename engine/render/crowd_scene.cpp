@@ -59,6 +59,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     // driver out-of-memory halfway through (or the host's OOM killer on a CPU driver).
     std::vector<const CrowdAsset*> assets;
     std::vector<uint32_t> counts;
+    std::vector<std::string> names;
     for (size_t m = 0; m < models.size(); ++m) {
         if (instances[m].empty()) continue;
         Part& part = parts_.emplace_back();
@@ -68,6 +69,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         part.clipMotion = clipMotionOf(*part.model);
         assets.push_back(&part.asset());
         counts.push_back(part.count());
+        names.push_back(part.asset().name);
     }
     // The pools of every model may take a quarter of the device's memory, over all frame slots.
     const std::vector<PartPlan> plans =
@@ -77,7 +79,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         chunked_ |= plans[p].chunked(parts_[p].count());
     }
     const std::string problem =
-        planProblem(plans, instanceCount(), output.slots, deviceHeap(device), device.maxAllocationSize());
+        planProblem(plans, names, instanceCount(), output.slots, deviceHeap(device), device.maxAllocationSize());
     if (!problem.empty()) throw VulkanError(problem, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     for (const PartPlan& plan : plans)
         slotBytes_ += planBytes(plan);
@@ -153,15 +155,32 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
                                                output.colorFormat, output.samples, materials_->layout(),
                                                impostors_ ? impostors_->layout() : VK_NULL_HANDLE, skin});
     computeSharedPoses();
-    if (impostors_) bakeImpostors();
 }
 
-// Every model's atlas from its shared poses, which computeSharedPoses put in every slot.
-void CrowdScene::bakeImpostors() {
+// An instance is an impostor where its sphere spans at most impostorPixels (cull.comp); no centre
+// is farther from the eye than the farthest corner of the box around every sphere. Each model's
+// atlas is baked from its shared poses, which computeSharedPoses put in every slot.
+void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
+    if (!impostors_ || impostorsBaked_) return;
+    float farthest = 0.0f;
+    for (int corner = 0; corner < 8; ++corner) {
+        const glm::vec3 p((corner & 1) ? worldBounds_.max.x : worldBounds_.min.x,
+                          (corner & 2) ? worldBounds_.max.y : worldBounds_.min.y,
+                          (corner & 4) ? worldBounds_.max.z : worldBounds_.min.z);
+        farthest = std::max(farthest, glm::length(p - cull.eye));
+    }
+    const float impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
+    bool seen = false;
+    for (const Part& part : parts_) {
+        const float radius = part.asset().worldSphere.w;
+        seen |= farthest >= radius + 2.0f * radius * cull.pixelsPerUnit / std::max(impostorPixels, 1e-6f);
+    }
+    if (!seen) return;
     std::vector<ImpostorAtlases::Source> sources;
     for (size_t p = 0; p < parts_.size(); ++p)
         sources.push_back({parts_[p].model, p, parts_[p].slots[0].palette.address()});
     impostors_->bake(sources, pipelines_.impostorBake, *materials_);
+    impostorsBaked_ = true;
 }
 
 namespace {
@@ -329,7 +348,7 @@ uint32_t CrowdScene::chunkCount() const {
 uint32_t CrowdScene::flags() const {
     return (settings_.cull ? HORDE_CULL_FRUSTUM : 0u) | (settings_.lod ? HORDE_CULL_LOD : 0u) |
            (settings_.technique == Technique::Compute ? HORDE_CULL_POOL : 0u) |
-           (impostors_ ? HORDE_CULL_IMPOSTORS : 0u);
+           (impostorsBaked() ? HORDE_CULL_IMPOSTORS : 0u);
 }
 
 void CrowdScene::writeGlobals(uint32_t slotIndex, const ViewCamera& view, const ViewCamera& cull) {
@@ -360,6 +379,7 @@ void CrowdScene::recordAnimation(VkCommandBuffer cmd, uint32_t slot, float time,
 void CrowdScene::recordFrame(VkCommandBuffer cmd, uint32_t slotIndex, float time, const RenderTarget& target,
                              const ViewCamera& view, const ViewCamera* cull) {
     Slot& slot = slots_[slotIndex];
+    bakeImpostorsIfSeen(cull ? *cull : view);
     commands_ = 0;
     writeGlobals(slotIndex, view, cull ? *cull : view);
     vkCmdResetQueryPool(cmd, slot.queries, 0, queryCount());

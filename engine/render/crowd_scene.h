@@ -146,7 +146,10 @@ class CrowdScene {
     gpu::SkinPush skinPush(const Part& part, uint32_t slot, uint32_t list) const;
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
     void recordImpostors(VkCommandBuffer cmd, uint32_t slot);
-    void bakeImpostors();
+    // The atlases baked the first time a frame's camera may see an instance small enough to be an
+    // impostor: a crowd that never shows one never pays for them.
+    void bakeImpostorsIfSeen(const ViewCamera& cull);
+    bool impostorsBaked() const { return impostors_ && impostorsBaked_; }
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
     void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool stamps);
@@ -171,6 +174,7 @@ class CrowdScene {
     bool started_ = false;
     std::unique_ptr<MaterialTable> materials_;
     std::unique_ptr<ImpostorAtlases> impostors_; // null without impostors
+    bool impostorsBaked_ = false;
     CrowdPipelines pipelines_;
 };
 

@@ -128,8 +128,8 @@ void beginLayer(VkCommandBuffer cmd, const BakeTargets& t, VkExtent2D extent) {
     vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
-// Every pose an instance can show in one view: per mesh, per submesh at its bake level, one draw
-// a run of them (instance i is pose i); the clips a crowd does not play have no tiles.
+// Every tile's pose in one view: per mesh, per submesh at its bake level, one draw a run of played
+// poses; the clips a crowd does not play have no tiles.
 void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
                const MaterialTable& materials, const ImpostorAtlases::Source& source,
                const ImpostorAtlases::Atlas& atlas, uint32_t view) {
@@ -160,6 +160,7 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
         push.jointBase = asset.tables.meshJointBase[m];
         push.jointCount = uint32_t(asset.tables.joints.size());
         push.skinned = mesh.skinned() ? 1u : 0u;
+        push.poseStride = asset.impostorStride;
         for (uint32_t s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
             const gpu::LevelSubmesh& submesh = asset.levelSubmeshes[s];
             if (submesh.indexCount == 0) continue;
@@ -171,8 +172,11 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
                                                                                : VK_CULL_MODE_BACK_BIT);
             push.material = submesh.material;
             pushConstants(cmd, bake, push);
+            // Instance i is pose i x stride: the first of each tile's poses.
+            const uint32_t stride = asset.impostorStride;
             for (const CrowdAsset::PoseRun& run : runs)
-                vkCmdDrawIndexed(cmd, submesh.indexCount, run.count, submesh.firstIndex, 0, run.first);
+                vkCmdDrawIndexed(cmd, submesh.indexCount, (run.count + stride - 1) / stride, submesh.firstIndex, 0,
+                                 run.first / stride);
         }
     }
 }
@@ -265,7 +269,7 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
 
     const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    std::vector<BakeTargets> targets;
+    std::vector<VkExtent2D> extents;
     for (const Source& source : sources) {
         const uint32_t poses = source.model->asset().impostorTiles;
         Atlas& atlas = atlases_.emplace_back();
@@ -280,28 +284,30 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
         atlas.normalDepth =
             Image(device_, extent, kImpostorNormalFormat, usage, VK_IMAGE_ASPECT_COLOR_BIT,
                   "impostor normal and depth " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kViews);
-        targets.emplace_back(device_, extent);
+        extents.push_back(extent);
         atlas.bounds = uploadTable(device_, viewBounds(source.model->asset()), "impostor bounds " + name);
     }
-    device_.immediate([&](VkCommandBuffer cmd) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bake.get());
-        for (uint32_t s = 0; s < count; ++s) {
-            const Atlas& atlas = atlases_[s];
+    // One submission a model, each bounded by kImpostorTiles, with only its targets alive.
+    for (uint32_t s = 0; s < count; ++s) {
+        const Atlas& atlas = atlases_[s];
+        const BakeTargets targets(device_, extents[s]);
+        device_.immediate([&](VkCommandBuffer cmd) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bake.get());
             for (const Image* image : {&atlas.color, &atlas.normalDepth})
                 imageBarrier(cmd, image->get(), levels(0, 1), VK_IMAGE_LAYOUT_UNDEFINED,
                              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
                              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
             for (uint32_t view = 0; view < kViews; ++view) {
-                targetBarriers(cmd, targets[s]);
-                beginLayer(cmd, targets[s], atlas.color.extent());
+                targetBarriers(cmd, targets);
+                beginLayer(cmd, targets, atlas.color.extent());
                 drawLayer(cmd, bake, *sources[s].model, materials, sources[s], atlas, view);
                 vkCmdEndRendering(cmd);
-                copyLayer(cmd, targets[s], atlas, view);
+                copyLayer(cmd, targets, atlas, view);
             }
             buildMips(cmd, atlas.color);
             buildMips(cmd, atlas.normalDepth);
-        }
-    });
+        });
+    }
 
     std::vector<VkDescriptorSetLayout> layouts(count, layout_);
     std::vector<VkDescriptorSet> sets(count);

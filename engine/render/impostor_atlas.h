@@ -1,8 +1,9 @@
 #pragma once
 // Every model's impostors in one scene: its posed monster seen from HORDE_IMPOSTOR_AZIMUTHS x
 // HORDE_IMPOSTOR_ELEVATIONS view directions (the layers of two array images: premultiplied colour
-// with coverage as alpha, and normal with depth) in each of its shared poses (a tile of a layer),
-// baked on the GPU when the scene is made, from the shared poses' palettes, with four samples a
+// with coverage as alpha, and normal with depth) in each of its played shared poses (a tile of a
+// layer, at most kImpostorTiles), baked on the GPU the first time a frame may show an impostor,
+// from the shared poses' palettes, with four samples a
 // texel and a mip chain so that a limb thinner than a texel keeps its coverage; and the descriptor
 // set each model's impostor draw samples it through. Nothing here changes per frame.
 #include <span>
@@ -41,7 +42,7 @@ class ImpostorAtlases {
 
     // The impostor draw's set 0: the two array images.
     VkDescriptorSetLayout layout() const { return layout_; }
-    // Bakes one atlas per source in one submission, with `bake` (impostor_bake.vert/.frag).
+    // Bakes one atlas per source, a submission each, with `bake` (impostor_bake.vert/.frag).
     void bake(std::span<const Source> sources, const Pipeline& bake, const MaterialTable& materials);
     const Atlas& atlas(size_t source) const { return atlases_[source]; }
 

@@ -322,6 +322,7 @@ void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
     VkCommandBuffer cmd;
     VK_CHECK(vkAllocateCommandBuffers(device_, &alloc, &cmd));
     VkFence fence = VK_NULL_HANDLE;
+    bool submitted = false;
     try {
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -334,8 +335,13 @@ void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &cmd;
         VK_CHECK(vkQueueSubmit(queue_, 1, &submit, fence));
+        submitted = true;
         waitForFence(fence, "immediate commands");
     } catch (...) {
+        // Commands that outlasted the wait still use the command buffer and whatever the caller
+        // frees as the error unwinds (lavapipe crashed on exactly that): let them finish first. A
+        // lost device returns at once.
+        if (submitted) vkQueueWaitIdle(queue_);
         if (fence) vkDestroyFence(device_, fence, nullptr);
         vkFreeCommandBuffers(device_, immediatePool_, 1, &cmd);
         throw;

@@ -39,7 +39,7 @@ bool detectAscii(const std::filesystem::path& path, std::span<const std::byte> b
 constexpr std::string_view kTextureSubstitutes[] = {".dds", ".tga"};
 constexpr FileExtension kExtensions[] = {{".mdl", FileKind::Model}};
 // One family: a chain of supermodels may mix the encodings.
-constexpr FolderRule kFolderRule{.family = "nwn", .name = "NWN", .supermodels = true};
+constexpr FolderRule kFolderRule{.family = "nwn", .name = "NWN", .supermodels = true, .animationModels = "a_"};
 
 // The two entries differ in what they detect and write; either reads, surveys, pairs and maps
 // both encodings.

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "anim/reference.h"
+#include "core/text.h"
 #include "folder_input.h"
 #include "folder_jobs.h"
 #include "folder_pairs.h"
@@ -29,7 +30,28 @@ ModelInput completed(ModelInput input, const CrowdModelArg& arg) {
     return input;
 }
 
-// A folder's drawable models, each decoded once: kept with clips, else left out.
+// Why file `i` is a format's animation model (FolderRule::animationModels) rather than a creature,
+// naming the models of the folder that inherit from it; empty when it is not one.
+std::string animationModel(const Folder& folder, const std::vector<FilePairs>& pairs, size_t i) {
+    const FolderFile& file = folder.files[i];
+    const char* prefix = file.survey.format ? file.survey.format->folders.animationModels : nullptr;
+    if (!prefix || !asciiLower(file.path.stem().string()).starts_with(prefix)) return {};
+    std::vector<size_t> users;
+    for (size_t user : pairs[i].users) {
+        const std::vector<size_t>& chain = pairs[user].supermodels;
+        if (std::find(chain.begin(), chain.end(), i) != chain.end()) users.push_back(user);
+    }
+    if (users.empty()) return std::string("animations for other models (named ") + prefix + "*)";
+    std::stable_partition(users.begin(), users.end(), [&](size_t user) {
+        return !asciiLower(folder.files[user].path.stem().string()).starts_with(prefix);
+    });
+    std::string out = "the animations of " + folder.files[users.front()].rel;
+    if (users.size() > 1) out += " and " + std::to_string(users.size() - 1) + " more";
+    return out;
+}
+
+// A folder's drawable models, each decoded once: kept with clips, else left out. A format's
+// animation models (NWN's a_ba) are left out undecoded: the creatures inheriting them play them.
 Status addFolder(const ModelInput& shared, const CrowdModelArg& arg, const ModelLoader& load,
                  const SourceReport& report, CrowdSources& out) {
     const unsigned threads = FolderJobs{}.threads();
@@ -41,6 +63,10 @@ Status addFolder(const ModelInput& shared, const CrowdModelArg& arg, const Model
         const FolderFile& file = folder->files[i];
         if (!file.error.empty() || !drawable(file.survey.kind)) continue;
         ++drawables;
+        if (const std::string why = animationModel(*folder, pairs, i); !why.empty()) {
+            report({file.rel, false, why});
+            continue;
+        }
         ModelInput input = completed(inputFor(*folder, pairs, i, shared), arg);
         Result<Model> model = load(input);
         if (!model) {
@@ -95,13 +121,6 @@ Result<CrowdSources> loadCrowdSources(const ModelInput& shared, std::span<const 
         out.inputs.push_back(std::move(input));
         out.models.push_back(std::make_unique<Model>(std::move(*model)));
     }
-    return out;
-}
-
-std::vector<float> factors(std::span<const ModelScale> scales) {
-    std::vector<float> out;
-    for (const ModelScale& s : scales)
-        out.push_back(s.factor);
     return out;
 }
 

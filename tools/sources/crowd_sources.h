@@ -61,7 +61,5 @@ struct ModelScale {
 // kWidestAcross where standing that tall would make it wider (a floor tile, a flat button);
 // Units::File: as the file has it; Units::Auto: Height when the crowd has more than one model.
 std::vector<ModelScale> crowdScales(std::span<Model* const> models, Units units);
-// Each scale's factor.
-std::vector<float> factors(std::span<const ModelScale> scales);
 
 } // namespace horde
