@@ -124,6 +124,7 @@ nlohmann::json toJson(const Model& model) {
         }
         if (c.transition >= 0.0f) clip["transition"] = c.transition;
         if (!c.source.empty()) clip["source"] = c.source;
+        if (!c.absentNodes.empty()) clip["absent_nodes"] = c.absentNodes;
         out["clips"].push_back(clip);
     }
     Bounds b = bindPoseBounds(model);
@@ -233,7 +234,10 @@ void printSummary(const Model& model) {
             std::printf(", walks %.4g a second (stride %.4g, planted foot drifts %.1f%% of it)",
                         double(glm::length(w.stride.velocity)), double(w.stride.length),
                         w.stride.length > 0.0f ? 100.0 * double(w.stride.drift / w.stride.length) : 0.0);
-        std::printf("%s%s\n", c.source.empty() ? "" : ", from ", c.source.c_str());
+        std::printf("%s%s", c.source.empty() ? "" : ", from ", c.source.c_str());
+        for (size_t n = 0; n < c.absentNodes.size(); ++n)
+            std::printf("%s%s", n == 0 ? ", keys nodes the model lacks: " : ", ", c.absentNodes[n].c_str());
+        std::printf("\n");
     }
     for (const Extra& e : model.extras) std::printf("extra    %s on %s: %s\n", e.kind.c_str(), e.node.c_str(), e.detail.c_str());
     std::printf("bounds   (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g)\n", b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z);

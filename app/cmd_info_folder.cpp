@@ -118,6 +118,7 @@ void printText(const Folder& folder, const std::vector<FilePairs>& pairs, const 
                 std::printf(", %zu load warning%s (--json lists them)", l.warnings.size(),
                             l.warnings.size() == 1 ? "" : "s");
             std::printf("\n");
+            t.warnings += l.warnings.size();
             if (p.skeleton >= 0)
                 std::printf("  skeleton   %s\n", folder.files[size_t(p.skeleton)].rel.c_str());
             for (size_t s : p.supermodels)

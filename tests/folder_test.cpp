@@ -214,8 +214,10 @@ TEST_F(Folder, InfoTextListsAnimationsUnderTheirModelAndSums) {
     EXPECT_NE(r.out.find("warning    grimrock/animations/other_walk.animation: fits no model"),
               std::string::npos);
     EXPECT_NE(r.out.find("error      "), std::string::npos);
+    // The warnings counted are every one listed: the pairing's 3 and the load warnings of the six
+    // files with any (4 + 3 + 4 + 3 + 3 + 3).
     EXPECT_NE(r.out.find("18 files: 5 models, 3 meshes, 3 skeletons, 5 animations (4 paired), 1 textures, 1 "
-                         "other; 1 error, 3 warnings\n"),
+                         "other; 1 error, 23 warnings\n"),
               std::string::npos)
         << r.out;
 }
@@ -475,9 +477,10 @@ TEST_F(Folder, CompanionsBelongToTheModelTheyFollow) {
 
 // A Grimrock mod as the game holds it: models under mod_assets/models, the materials in a Lua
 // script under mod_assets/scripts naming textures by their path from the mod's root. The folder
-// commands take --search-path (the root, mod_assets or any folder inside) and --materials as the
-// single-file ones do: the texture is found, embedded by convert and compared by validate; what is
-// still missing is a warning in the manifest and the summary. (They ignored both before: 0 images.)
+// commands read the scripts and textures inside the folder they are given, and take --search-path
+// (the root, mod_assets or any folder inside) and --materials as the single-file ones do: the
+// texture is found, embedded by convert and compared by validate; what is still missing is a
+// warning in the manifest and the summary. A --materials file without definitions reads none.
 TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
     horde::test::TempDir dir("horde_folder_mod");
     const fs::path mod = dir.path / "mod", assets = mod / "mod_assets";
@@ -503,9 +506,11 @@ TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
             if (record["path"] == "models/beast.model") found = record;
         return found;
     };
-    const json bare = beast(runCli("info " + assets.string() + " --json"));
+    const fs::path none = dir.path / "none.lua";
+    write(none, "-- no materials here\n");
+    const json bare = beast(runCli("info " + assets.string() + " --json --materials " + none.string()));
     EXPECT_EQ(bare["undefined_materials"], json::array({"hide", "legs", "bone"})) << bare.dump();
-    for (const std::string& options : {" --search-path " + assets.string(), " --search-path " + mod.string(),
+    for (const std::string& options : {std::string(), " --search-path " + assets.string(), " --search-path " + mod.string(),
                                        " --materials " + (assets / "scripts/materials.lua").string() +
                                            " --search-path " + (assets / "textures").string()}) {
         const json r = beast(runCli("info " + assets.string() + " --json" + options));
@@ -529,7 +534,9 @@ TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
     EXPECT_NE(warnings.find("legs_dif.tga' not found"), std::string::npos) << warnings;
     EXPECT_NE(warnings.find("material 'bone' is defined nowhere horde read"), std::string::npos) << warnings;
     EXPECT_EQ(horde::test::Glb::read(out / "models/beast.glb").doc["images"].size(), 1u);
-    ASSERT_EQ(runCli("convert " + assets.string() + " --to gltf --out " + lost.string()).code, 0);
+    ASSERT_EQ(runCli("convert " + assets.string() + " --to gltf --out " + lost.string() + " --materials " + none.string())
+                  .code,
+              0);
     EXPECT_FALSE(horde::test::Glb::read(lost / "models/beast.glb").doc.contains("images"));
 
     // validate with the same search path: the kept texture passes, the lost one fails.
@@ -555,13 +562,15 @@ TEST(FolderMod, LuaMaterialsAndTexturesAreFoundThroughSearchPaths) {
     // A crowd of the folder reads the same definitions.
     const std::string crowd =
         " --headless --count 2 --frames 1 --width 64 --height 48 --out " + (dir.path / "crowd.png").string();
-    CliRun without = runCli("crowd --model " + assets.string() + crowd);
+    CliRun without = runCli("crowd --model " + assets.string() + " --materials " + none.string() + crowd);
     EXPECT_NE(without.out.find("material 'hide' is defined nowhere horde read"), std::string::npos)
         << without.out;
-    CliRun with = runCli("crowd --model " + assets.string() + " --search-path " + assets.string() + crowd);
-    EXPECT_EQ(with.code, 0) << with.out;
-    EXPECT_EQ(with.out.find("material 'hide' is defined nowhere horde read"), std::string::npos) << with.out;
-    EXPECT_NE(with.out.find("material 'bone' is defined nowhere horde read"), std::string::npos) << with.out;
+    for (const std::string& given : {std::string(), " --search-path " + assets.string()}) {
+        CliRun with = runCli("crowd --model " + assets.string() + given + crowd);
+        EXPECT_EQ(with.code, 0) << with.out;
+        EXPECT_EQ(with.out.find("material 'hide' is defined nowhere horde read"), std::string::npos) << with.out;
+        EXPECT_NE(with.out.find("material 'bone' is defined nowhere horde read"), std::string::npos) << with.out;
+    }
 }
 
 } // namespace

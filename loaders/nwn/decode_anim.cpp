@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace horde::nwn {
 
@@ -63,7 +64,7 @@ void NodeBinder::bind(const std::string& name, std::vector<Track>& tracks, float
     if (tracks.empty()) return;
     auto found = byName_.find(asciiLower(name));
     if (found == byName_.end()) {
-        if (unmatched_++ == 0) first_ = name;
+        clip.absentNodes.push_back(name);
         return;
     }
     for (Track& t : tracks) {
@@ -79,10 +80,21 @@ void NodeBinder::bind(const std::string& name, std::vector<Track>& tracks, float
     }
 }
 
-void NodeBinder::report(const std::string& clip, Model& target) {
-    if (unmatched_ > 0)
-        target.warnings.push_back("clip '" + clip + "': " + std::to_string(unmatched_) + " animated nodes (first '" + first_ +
-                                  "') match no node of the model");
+std::string absentNodesWarning(std::span<const Clip> all) {
+    size_t clips = 0;
+    std::vector<std::string> nodes; // in the order first met
+    std::set<std::string> seen;
+    for (const Clip& clip : all) {
+        clips += clip.absentNodes.empty() ? 0 : 1;
+        for (const std::string& node : clip.absentNodes)
+            if (seen.insert(asciiLower(node)).second) nodes.push_back(node);
+    }
+    if (clips == 0) return {};
+    std::string names;
+    for (size_t k = 0; k < nodes.size() && k < 3; ++k) names += (k ? ", " : "") + nodes[k];
+    if (nodes.size() > 3) names += " and " + std::to_string(nodes.size() - 3) + " more";
+    return std::to_string(clips) + " of " + std::to_string(all.size()) + " clips key nodes the model lacks (" + names +
+           "); those keys are not read (`horde info` lists them by clip)";
 }
 
 bool decodeClips(File& file, const ModelHeader& header, float positionScale, Model& target,
@@ -110,7 +122,6 @@ bool decodeClips(File& file, const ModelHeader& header, float positionScale, Mod
             if (!readTracks(file, node, tracks)) return false;
             binder.bind(node.name, tracks, positionScale, clip);
         }
-        binder.report(h.name, target);
         target.extras.push_back({"animation", h.root, detail});
         clips.push_back(std::move(clip));
     }

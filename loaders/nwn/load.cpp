@@ -79,6 +79,7 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     model.extras.push_back({kAnimationScaleExtra, "", scale});
     if (!decodeClips(file, header, 1.0f, model, model.clips)) return file.error();
     if (Status st = inheritClips(path, header, options, model); !st) return st.error();
+    if (std::string absent = absentNodesWarning(model.clips); !absent.empty()) model.warnings.push_back(absent);
     return model;
 }
 
@@ -93,11 +94,13 @@ Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span
     if (isAscii(bytes)) {
         Text text(bytes, path.string());
         if (!readAsciiClips(text, scale, target, header, clips)) return text.error();
-        return clips;
+    } else {
+        File file(bytes, path);
+        if (!file.open() || !readModelHeader(file, header) || !decodeClips(file, header, scale, target, clips))
+            return file.error();
     }
-    File file(bytes, path);
-    if (!file.open() || !readModelHeader(file, header) || !decodeClips(file, header, scale, target, clips))
-        return file.error();
+    if (std::string absent = absentNodesWarning(clips); !absent.empty())
+        target.warnings.push_back(path.filename().string() + ": " + absent);
     return clips;
 }
 

@@ -106,7 +106,6 @@ void bindClips(AsciiModel& m, float positionScale, Model& target, std::vector<Cl
             std::vector<Track> tracks = animTracks(node);
             binder.bind(node.name, tracks, positionScale, clip);
         }
-        binder.report(a.name, target);
         target.extras.push_back(
             {"animation", a.root, describeClip(a.name, a.length, a.transition, a.root, a.events)});
         clips.push_back(std::move(clip));
@@ -167,6 +166,7 @@ Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const 
     model.extras.push_back({kAnimationScaleExtra, "", scale});
     bindClips(ascii, 1.0f, model, model.clips);
     if (Status st = inheritClips(path, headerOf(ascii), options, model); !st) return st.error();
+    if (std::string absent = absentNodesWarning(model.clips); !absent.empty()) model.warnings.push_back(absent);
     return model;
 }
 

@@ -404,21 +404,21 @@ Result<Model> readAsciiModel(const std::filesystem::path& path, std::span<const 
 // The animations of an ASCII model bound to `target` (supermodels, --anim), and its header.
 bool readAsciiClips(Text& text, float positionScale, Model& target, ModelHeader& header, std::vector<Clip>& clips);
 
-// Binds animated nodes to a model's nodes by name, ignoring case, and counts those that match
-// none (decode_anim.cpp; both encodings).
+// Binds animated nodes to a model's nodes by name, ignoring case; a keyed node that matches none
+// is named in the clip's absentNodes (decode_anim.cpp; both encodings).
 class NodeBinder {
   public:
     explicit NodeBinder(const Model& target);
     // Moves `tracks` into `clip` as channels of the node named `name`, positions times `scale`.
     void bind(const std::string& name, std::vector<Track>& tracks, float scale, Clip& clip);
-    // One warning about the clip's unmatched nodes, if there were any.
-    void report(const std::string& clip, Model& target);
 
   private:
     std::unordered_map<std::string, uint32_t> byName_;
-    size_t unmatched_ = 0;
-    std::string first_;
 };
+
+// One warning for all of `clips` that key nodes the model lacks (Clip::absentNodes): once every
+// clip of a model, inherited ones too, is read, or those of one --anim file. Empty when none do.
+std::string absentNodesWarning(std::span<const Clip> clips);
 
 // "clip 'x': length 1 s, transition 0.25 s, root 'r', event 'hit' at 0.5 s" (both encodings).
 std::string describeClip(const std::string& name, float length, float transition, const std::string& root,

@@ -469,3 +469,33 @@ TEST(NwnAttributes, BinaryDanglyAndColourBytesSitWhereTheLayoutSays) {
     EXPECT_NE(bad.error().message.find("dangly constraints: 4 constraints for 5 vertices"), std::string::npos)
         << bad.error().message;
 }
+
+// Inherited clips often key nodes a creature lacks (NWN's a_ba keys 'rhand' for skeletons without
+// one): each clip names them, and the model gets one warning for all of them, not one a clip.
+TEST(NwnAttributes, ClipsKeyingAbsentNodesMakeOneWarning) {
+    std::string text = kRepeated;
+    const std::string nod = text.substr(text.find("newanim nod dup"));
+    std::string kick = nod;
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"newanim nod", "newanim kick"},
+                                   {"doneanim nod", "doneanim kick"},
+                                   {"node dummy head", "node dummy rhand"}})
+        kick.replace(kick.find(from), from.size(), to);
+    std::string wave = nod;
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"newanim nod", "newanim wave"},
+                                   {"doneanim nod", "doneanim wave"},
+                                   {"node dummy head", "node dummy lhand"}})
+        wave.replace(wave.find(from), from.size(), to);
+    text.insert(text.find("donemodel dup"), kick.substr(0, kick.find("donemodel")) + wave.substr(0, wave.find("donemodel")));
+    TempDir dir;
+    HeapMeshAllocator allocator;
+    Result<Model> model = saveAndLoad(dir.path / "dup.mdl", text, allocator);
+    ASSERT_TRUE(model) << model.error().message;
+    ASSERT_EQ(model->clips.size(), 3u);
+    EXPECT_TRUE(model->clips[0].absentNodes.empty());
+    EXPECT_EQ(model->clips[1].absentNodes, (std::vector<std::string>{"rhand"}));
+    EXPECT_EQ(model->clips[2].absentNodes, (std::vector<std::string>{"lhand"}));
+    // After the repeated name's own warning, one line for both clips.
+    ASSERT_EQ(model->warnings.size(), 2u);
+    EXPECT_EQ(model->warnings[1], "2 of 3 clips key nodes the model lacks (rhand, lhand); those keys are not read "
+                                  "(`horde info` lists them by clip)");
+}

@@ -22,6 +22,9 @@ ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, s
             search(folder.files[s].path.parent_path().string());
     for (const std::string& dir : given.searchPaths)
         search(dir);
+    // What the folder holds is the model's own: a Grimrock mod's Lua material scripts and the
+    // textures named from anywhere in it, found as if the folder were given with --search-path.
+    search(folder.root.string());
     input.materials = given.materials;
     return input;
 }

@@ -11,7 +11,8 @@ namespace horde {
 
 // The load of model `index` with its pairs (skeleton, animations, supermodel folders), then the
 // search paths and material files of `given` (the folder command's --search-path and
-// --materials), as a single model's command takes them.
+// --materials), then the folder itself as the last search path, as a single model's command
+// takes them.
 ModelInput inputFor(const Folder& folder, const std::vector<FilePairs>& pairs, size_t index,
                     const ModelInput& given);
 
