@@ -115,11 +115,8 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     const Bounds bind = bindPoseBounds(model);
     asset.clipRoles = options.crowd ? clipRoles(model) : std::vector<ClipRole>(model.clips.size(), ClipRole::Other);
     asset.playedClips = playedClips(model, asset.clipRoles, options.clips);
-    asset.bucketsPerClip =
-        options.bucketsPerClip > 0
-            ? options.bucketsPerClip
-            : sharedBuckets(options.instances,
-                            uint32_t(std::count(asset.playedClips.begin(), asset.playedClips.end(), true)));
+    const uint32_t played = uint32_t(std::count(asset.playedClips.begin(), asset.playedClips.end(), true));
+    asset.bucketsPerClip = options.bucketsPerClip > 0 ? options.bucketsPerClip : sharedBuckets(options.instances, played);
     asset.motion = options.crowd ? motionBounds(model, 64, asset.playedClips) : bindPoseOnly(bind, model.clips.size());
     asset.worldBindBounds = toWorld(bind, asset.axesToWorld);
     asset.footprint = groundReach(toWorld(asset.motion.poseBox, asset.axesToWorld));
@@ -152,7 +149,6 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
                                      : std::vector<float>(model.clips.size() * model.clips.size(), 0.0f);
     // A fade takes the same seconds at any speed while the clips slow: the slowest sets the floor.
     for (float& floor : asset.fadeFloors) floor /= kSlowestPlayback;
-    const uint32_t played = uint32_t(std::count(asset.playedClips.begin(), asset.playedClips.end(), true));
     while (asset.impostorStride < asset.bucketsPerClip && asset.bucketsPerClip % (2 * asset.impostorStride) == 0 &&
            played * (asset.bucketsPerClip / asset.impostorStride) + 1 > kImpostorTiles)
         asset.impostorStride *= 2;

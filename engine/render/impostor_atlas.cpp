@@ -269,7 +269,6 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
 
     const VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    std::vector<VkExtent2D> extents;
     for (const Source& source : sources) {
         const uint32_t poses = source.model->asset().impostorTiles;
         Atlas& atlas = atlases_.emplace_back();
@@ -284,13 +283,12 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
         atlas.normalDepth =
             Image(device_, extent, kImpostorNormalFormat, usage, VK_IMAGE_ASPECT_COLOR_BIT,
                   "impostor normal and depth " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kViews);
-        extents.push_back(extent);
         atlas.bounds = uploadTable(device_, viewBounds(source.model->asset()), "impostor bounds " + name);
     }
     // One submission a model, each bounded by kImpostorTiles, with only its targets alive.
     for (uint32_t s = 0; s < count; ++s) {
         const Atlas& atlas = atlases_[s];
-        const BakeTargets targets(device_, extents[s]);
+        const BakeTargets targets(device_, atlas.color.extent());
         device_.immediate([&](VkCommandBuffer cmd) {
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bake.get());
             for (const Image* image : {&atlas.color, &atlas.normalDepth})
