@@ -121,10 +121,11 @@ void dropPictures(PoseResult& pose) {
     for (ViewResult& view : pose.views) view.renderA = {}, view.renderB = {}, view.diff.image = {};
 }
 
-// Every pose: positions on the CPU reference, the shaded renders (one scene per side, released
-// before the models are) and the attribute views drawn on the CPU.
-void comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec>& specs,
-                  const ValidateArgs& args, double radius, ValidateReport& report) {
+// Every pose: positions on the CPU reference, the shaded renders (released before the models
+// are) and the attribute views drawn on the CPU; the pictures the report shows written to it
+// as each pose is compared, and none kept.
+Status comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec>& specs,
+                    const ValidateArgs& args, double radius, ValidateReport& report) {
     float aspect = float(args.width) / float(args.height);
     // Textured renders only when both sides have textures: a conversion that dropped them is
     // reported by the texture check, not again by every render.
@@ -166,11 +167,13 @@ void comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec
             r.passed = r.passed && v.diff.differingPercent <= args.maxDifferingPixels;
             r.views.push_back(std::move(v));
         }
-        // A passing pose whose pictures the report leaves out keeps its figures alone: held as
-        // pictures, an NWN creature's hundreds of poses took gigabytes.
-        if (!report.passingPoseImages && r.passed && !report.poses.empty()) dropPictures(r);
+        // Held as pictures, an NWN creature's hundreds of poses took gigabytes.
+        if (!args.report.empty() && (report.passingPoseImages || i == 0 || !r.passed))
+            if (Status st = writePoseImages(r, i, args.report); !st) return st;
+        dropPictures(r);
         report.poses.push_back(std::move(r));
     }
+    return Ok{};
 }
 
 } // namespace
@@ -219,7 +222,10 @@ int validateOn(Device& device, const ValidateArgs& args) {
     // is no change of colour. The checks above have read B's own names.
     nameMaterialsAsA(a, b, report.attributes.materialToB);
     drawRepairedNormals(a, b, report.attributes.matches);
-    comparePoses(device, a, b, *specs, args, radius, report);
+    if (Status st = comparePoses(device, a, b, *specs, args, radius, report); !st) {
+        std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
+        return kExitBadInput;
+    }
     report.passed = report.attributes.passed();
     for (const Check& c : report.checks)
         report.passed = report.passed && c.passed;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <tuple>
 
@@ -230,6 +231,19 @@ int runValidateFolder(const ValidateFolderArgs& args) {
             mine.push_back(i);
     FolderReport report{args.source.model, args.converted, std::vector<ModelRow>(mine.size())};
     std::vector<double> seconds(mine.size(), 0.0);
+    // The report is written again as each model finishes, with the models finished so far: a run
+    // stopped part way leaves what it had found.
+    std::mutex finishedLock;
+    std::vector<bool> finished(mine.size(), false);
+    auto writeFinished = [&](size_t k) {
+        const std::lock_guard<std::mutex> lock(finishedLock);
+        finished[k] = true;
+        FolderReport sofar{report.source, report.converted, {}};
+        for (size_t j = 0; j < mine.size(); ++j)
+            if (finished[j]) sofar.rows.push_back(report.rows[j]);
+        if (Status st = writeFolderReport(sofar, args.report); !st)
+            std::fprintf(stderr, "horde: %s\n", st.error().message.c_str());
+    };
     {
         // One device per worker process, kept from model to model: opening it is a good part of a
         // small model's time on lavapipe.
@@ -243,6 +257,7 @@ int runValidateFolder(const ValidateFolderArgs& args) {
                     validateOne(*folder, pairs, mine[k],
                                 c == converted.end() ? std::vector<std::string>{} : c->second, args, workers);
                 seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                writeFinished(k);
             },
             [&](size_t k) { return progressLine(report.rows[k], seconds[k]); }, Lines::EachItem);
     }

@@ -19,33 +19,40 @@ PoseRenders::PoseRenders(Device& device, Model& model, std::span<const PoseInsta
     crowdModel_ =
         std::make_unique<CrowdModel>(device, model, CrowdAssetOptions{.crowd = false, .bucketsPerClip = 1});
     const float step = float(spacing / double(model.axes.metresPerUnit));
-    const gpu::InstanceRecord lone = crowdLayout(crowdModel_->asset(), 1)[0];
-    const CrowdModel* models[] = {crowdModel_.get()};
-    CrowdSettings settings = singleInstanceSettings();
-    settings.textures = textures;
+    lone_ = crowdLayout(crowdModel_->asset(), 1)[0];
+    settings_ = singleInstanceSettings();
+    settings_.textures = textures;
     // Both sides alike: edges averaged the same way.
-    const SceneOutput output{kFramesInFlight, kOffscreenColorFormat, device.supportedSamples(4)};
+    output_ = {kFramesInFlight, kOffscreenColorFormat, device.supportedSamples(4)};
+    targets_ = std::make_unique<HeadlessTargets>(device, VkExtent2D{width, height}, output_.samples);
+    poses_.assign(poses.begin(), poses.end());
     // A grid about its middle keeps the placements small: a vertex far from the origin would lose
     // float precision that one at the placement of a lone instance does not.
     const size_t columns = size_t(std::ceil(std::sqrt(double(std::min(poses.size(), kPosesPerScene)))));
-    for (size_t first = 0; first < poses.size(); first += kPosesPerScene) {
-        std::vector<gpu::InstanceRecord> instances;
-        for (size_t k = 0; first + k < poses.size() && k < kPosesPerScene; ++k) {
-            const PoseInstance& pose = poses[first + k];
-            const glm::vec3 offset(step * (float(k % columns) - float(columns - 1) * 0.5f), 0.0f,
-                                   step * (float(k / columns) - float(columns - 1) * 0.5f));
-            gpu::InstanceRecord r = lone;
-            r.clip = pose.clip < 0 ? HORDE_NONE : uint32_t(pose.clip);
-            // The lone instance's clip time is phase + speed x start time: the same time, from 0.
-            r.phase = float(pose.time);
-            r.speed = 1.0f;
-            r.placement += glm::vec4(offset, 0.0f);
-            offsets_.push_back(offset);
-            instances.push_back(r);
-        }
-        scenes_.push_back(std::make_unique<CrowdScene>(
-            device, models, std::vector<std::vector<gpu::InstanceRecord>>{std::move(instances)}, settings, output));
+    for (size_t i = 0; i < poses.size(); ++i) {
+        const size_t k = i % kPosesPerScene;
+        offsets_.emplace_back(step * (float(k % columns) - float(columns - 1) * 0.5f), 0.0f,
+                              step * (float(k / columns) - float(columns - 1) * 0.5f));
     }
+}
+
+std::unique_ptr<CrowdScene> PoseRenders::sceneFrom(size_t first) {
+    std::vector<gpu::InstanceRecord> instances;
+    for (size_t i = first; i < poses_.size() && i < first + kPosesPerScene; ++i) {
+        gpu::InstanceRecord r = lone_;
+        r.clip = poses_[i].clip < 0 ? HORDE_NONE : uint32_t(poses_[i].clip);
+        // The lone instance's clip time is phase + speed x start time: the same time, from 0.
+        r.phase = float(poses_[i].time);
+        r.speed = 1.0f;
+        r.placement += glm::vec4(offsets_[i], 0.0f);
+        instances.push_back(r);
+    }
+    const CrowdModel* models[] = {crowdModel_.get()};
+    auto scene = std::make_unique<CrowdScene>(device_, models,
+                                              std::vector<std::vector<gpu::InstanceRecord>>{std::move(instances)},
+                                              settings_, output_, resources_);
+    resources_ = scene->resources();
+    return scene;
 }
 
 Image8 PoseRenders::render(size_t pose, const glm::mat4& viewProjection) {
@@ -57,7 +64,13 @@ Image8 PoseRenders::render(size_t pose, const glm::mat4& viewProjection) {
     // the camera moves with the pose's placement.
     const glm::mat4 toMetres = glm::scale(glm::mat4(1.0f), glm::vec3(model_.axes.metresPerUnit));
     const glm::mat4 toPlacement = glm::translate(glm::mat4(1.0f), -offsets_[pose]);
-    return renderHeadless(device_, *scenes_[pose / kPosesPerScene],
+    const size_t first = pose - pose % kPosesPerScene;
+    if (!scene_ || sceneFirst_ != first) {
+        scene_.reset();
+        scene_ = sceneFrom(first);
+        sceneFirst_ = first;
+    }
+    return renderHeadless(device_, *targets_, *scene_,
                           ViewCamera{viewProjection * toMetres * toPlacement}, options)
         .image;
 }

@@ -155,12 +155,15 @@ int runCrowdWindow(const WindowArgs& a) {
         Overlay overlay(device, swapchain->format(), kSlots);
 
         std::unique_ptr<CrowdScene> scene;
+        // A scene made again keeps the last one's textures and impostors where they still fit.
         auto build = [&] {
+            std::shared_ptr<SceneResources> resources = scene ? scene->resources() : nullptr;
             scene.reset();
             const CrowdSettings& s = c.window.crowd;
             scene = std::make_unique<CrowdScene>(
                 device, pointers(prepared.models), s,
-                SceneOutput{kSlots, swapchain->format(), VkSampleCountFlagBits(s.picture.msaa)});
+                SceneOutput{kSlots, swapchain->format(), VkSampleCountFlagBits(s.picture.msaa)},
+                std::move(resources));
         };
         build();
         c.camera = crowdCamera(*scene, float(a.width) / float(a.height), a.height);

@@ -127,6 +127,37 @@ TEST_F(ImpostorTest, AMonsterAsImpostorCoversAndColoursLikeItsMesh) {
     }
 }
 
+// Scenes of the same models share their textures and impostors (the profile's techniques, the
+// window's scene made again): a vertex-skinned scene made with a compute scene's resources finds
+// the atlas baked and draws the same impostor pixels; a scene without textures makes its own.
+TEST_F(ImpostorTest, ScenesOfTheSameModelsShareOneBake) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    const ViewCamera camera = along(0, crowdModel_->asset().worldSphere, 64.0f);
+    const float error = 2.0f * 64.0f / kImpostorPixelsPerErrorPixel;
+    HeadlessOptions o;
+    o.width = o.height = kSize;
+    o.frames = 2;
+    CrowdScene first(device(), models, {{bindPose(glm::vec3(0.0f))}}, settings(true, error), kOutput);
+    ASSERT_FALSE(first.resources()->impostorsBaked) << "baked when first seen, not when made";
+    const HeadlessResult a = renderHeadless(device(), first, camera, o);
+    ASSERT_TRUE(first.resources()->impostorsBaked);
+
+    CrowdSettings vertex = settings(true, error);
+    vertex.technique = Technique::Vertex;
+    CrowdScene second(device(), models, {{bindPose(glm::vec3(0.0f))}}, vertex, kOutput, first.resources());
+    EXPECT_EQ(second.resources(), first.resources());
+    const HeadlessResult b = renderHeadless(device(), second, camera, o);
+    ASSERT_EQ(b.stats.counts.back().impostors, 1u);
+    EXPECT_EQ(test::coverage(b.image).pixels, test::coverage(a.image).pixels);
+    EXPECT_EQ(b.image.rgba, a.image.rgba) << "an impostor's draw reads nothing the technique writes";
+
+    CrowdSettings plain = settings(true, error);
+    plain.textures = false;
+    CrowdScene third(device(), models, {{bindPose(glm::vec3(0.0f))}}, plain, kOutput, first.resources());
+    EXPECT_NE(third.resources(), first.resources());
+    EXPECT_FALSE(third.resources()->impostorsBaked);
+}
+
 // Every instance of a crowd made impostors by a large error: each entry of the impostors' list
 // names the view and the shared pose the CPU reference picks for its instance.
 TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {

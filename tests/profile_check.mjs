@@ -1,7 +1,8 @@
 // Opens `horde profile`'s page in headless Chromium (chromium.mjs) and checks what a person sees:
 // no console errors or exceptions, nothing requested but the page itself (it works offline: no
 // script or font from anywhere), the plots drawn (two over the crowd sizes with a line per
-// technique, and each pass's bars per size), a table row per run with the winners marked.
+// technique, and each pass's bars per size), a table row per run with each size's fastest marked (a winner, or the fastest of runs
+// whose spreads overlap).
 // Keeps a screenshot.
 //   node tests/profile_check.mjs INDEX ARTIFACT_DIR RUNS COUNTS
 import { pathToFileURL } from 'node:url';
@@ -29,8 +30,8 @@ try {
   }
   const rows = await evaluate(`document.querySelectorAll('#runs tbody tr').length`);
   if (rows !== Number(runs)) problems.push(`profile page: ${rows} rows, expected ${runs}`);
-  const winners = await evaluate(`document.querySelectorAll('#runs tbody tr.winner').length`);
-  if (winners !== Number(counts)) problems.push(`profile page: ${winners} winners marked, expected ${counts}`);
+  const marked = await evaluate(`document.querySelectorAll('#runs tbody tr.winner, #runs tbody tr.fastest').length`);
+  if (marked !== Number(counts)) problems.push(`profile page: ${marked} fastest runs marked, expected ${counts}`);
 } catch (e) {
   problems.push(e.stack || String(e));
 }

@@ -87,3 +87,69 @@ TEST(ProfileReport, ThePageDrawsEveryPlotAndRowAndFetchesNothing) {
     EXPECT_EQ(page.find("<script"), std::string::npos);
     EXPECT_EQ(page.find("http"), std::string::npos) << "nothing from the network";
 }
+
+namespace {
+
+ProfileSample sampleOf(double drawMs, uint64_t vertices) {
+    ProfileSample s;
+    s.gpu = {0.0, 0.0, 0.0, 0.0, drawMs};
+    s.counts.skinnedVertices = vertices;
+    return s;
+}
+
+} // namespace
+
+// A run's figures are its median repeat's (the lower middle of an even count), its spread the
+// least and greatest repeat.
+TEST(ProfileReport, ARunIsItsMedianRepeatWithItsSpread) {
+    ProfileRun r;
+    r.add(sampleOf(12.0, 100));
+    r.add(sampleOf(10.0, 101));
+    EXPECT_DOUBLE_EQ(r.gpu.totalMs(), 10.0) << "of 10 and 12, the lower";
+    EXPECT_EQ(r.counts.skinnedVertices, 101u) << "the counts come with their repeat";
+    r.add(sampleOf(15.0, 102));
+    EXPECT_DOUBLE_EQ(r.gpu.totalMs(), 12.0);
+    EXPECT_EQ(r.counts.skinnedVertices, 100u);
+    const Spread s = r.spread();
+    EXPECT_DOUBLE_EQ(s.min, 10.0);
+    EXPECT_DOUBLE_EQ(s.median, 12.0);
+    EXPECT_DOUBLE_EQ(s.max, 15.0);
+}
+
+// A winner only where its slowest repeat beats every other run's fastest: 10-12 ms against
+// 12.5-14 wins; against 11.9-14 it is within the spread, and both are named.
+TEST(ProfileReport, AWinnerIsNamedOnlyBeyondTheSpread) {
+    Profile p;
+    p.counts = {100};
+    ProfileRun fast = runOf(false, Skinning::Lbs, 100, 0.0, 0.0, 1000);
+    for (double ms : {10.0, 11.0, 12.0})
+        fast.add(sampleOf(ms, 1000));
+    ProfileRun slow = runOf(true, Skinning::Lbs, 100, 0.0, 0.0, 1000);
+    for (double ms : {14.0, 12.5, 13.0})
+        slow.add(sampleOf(ms, 1000));
+    p.runs = {slow, fast};
+    ASSERT_NE(p.winner(100), nullptr);
+    EXPECT_EQ(p.winner(100)->name(), "compute-lbs-fp32-4");
+    EXPECT_EQ(p.undecided(100).size(), 1u);
+    EXPECT_EQ(p.json()["winners"].size(), 1u);
+    EXPECT_EQ(p.json()["undecided"].size(), 0u);
+    EXPECT_EQ(p.verdict(100), "faster in every repeat than any other run");
+
+    p.runs[0].add(sampleOf(11.9, 1000)); // slow: 11.9 to 14
+    EXPECT_EQ(p.winner(100), nullptr);
+    EXPECT_EQ(p.fastest(100)->name(), "compute-lbs-fp32-4");
+    ASSERT_EQ(p.undecided(100).size(), 2u);
+    EXPECT_EQ(p.verdict(100), "no winner: within the spread of vertex-lbs-fp32-4");
+    const nlohmann::json j = p.json();
+    EXPECT_EQ(j["winners"].size(), 0u);
+    ASSERT_EQ(j["undecided"].size(), 1u);
+    EXPECT_EQ(j["undecided"][0]["names"], nlohmann::json({"compute-lbs-fp32-4", "vertex-lbs-fp32-4"}));
+    EXPECT_EQ(j["runs"][0]["repeats_ms"], nlohmann::json({14.0, 12.5, 13.0, 11.9}));
+    EXPECT_DOUBLE_EQ(j["runs"][0]["gpu_ms_spread"]["min"].get<double>(), 11.9);
+    EXPECT_DOUBLE_EQ(j["runs"][0]["gpu_ms_spread"]["median"].get<double>(), 12.5);
+    EXPECT_DOUBLE_EQ(j["runs"][0]["gpu_ms_spread"]["max"].get<double>(), 14.0);
+    const std::string page = profilePage(p);
+    EXPECT_EQ(occurrences(page, "<tr class=winner"), 0u);
+    EXPECT_EQ(occurrences(page, "<tr class=fastest"), 1u);
+    EXPECT_NE(page.find("no winner: within the spread of vertex-lbs-fp32-4"), std::string::npos);
+}

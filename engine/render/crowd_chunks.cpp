@@ -95,7 +95,7 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
             if (first) recordGround(cmd, slotIndex);
             // Blended materials after the chunk's opaque ones (not across chunks: this is the baseline).
             const std::span<const gpu::MaterialRecord> records =
-                materials_->modelRecords(p, part.materialCount());
+                resources_->materials->modelRecords(p, part.materialCount());
             MaterialBinding bound;
             int faced = -1; // the front face set: none yet, or the last drawn mesh's
             for (bool blended : {false, true})

@@ -105,7 +105,7 @@ const Pipeline& CrowdScene::bindMaterial(VkCommandBuffer cmd, MaterialBinding& b
         bound.texture = HORDE_NONE; // rebound below: the pipelines' layouts are distinct objects
     }
     if (record.texture != bound.texture) {
-        VkDescriptorSet set = materials_->set(record.texture);
+        VkDescriptorSet set = resources_->materials->set(record.texture);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &set, 0,
                                 nullptr);
         ++commands_;
@@ -131,7 +131,7 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
     push.instances = part.instanceBuffer.address();
     push.entries = b.entries.address();
     push.sharedOffsets = b.sharedOffsets.address();
-    push.materials = materials_->records(partIndex);
+    push.materials = resources_->materials->records(partIndex);
     push.worlds = b.worlds.address();
     push.jointBase = part.asset().tables.meshJointBase[mesh];
     push.jointCount = uint32_t(part.asset().tables.joints.size());
@@ -169,7 +169,7 @@ void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
             const CrowdAsset& asset = part.asset();
             Part::PerSlot& b = part.slots[slotIndex];
             const std::span<const gpu::MaterialRecord> records =
-                materials_->modelRecords(p, part.materialCount());
+                resources_->materials->modelRecords(p, part.materialCount());
             int faced = -1; // the front face set for this part: none yet, or the last mesh's
             for (uint32_t m = 0; m < part.meshCount(); ++m) {
                 const uint32_t first = asset.meshMaterials[m];

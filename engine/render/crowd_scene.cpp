@@ -17,14 +17,6 @@ static_assert(kCommandBytes == 5 * sizeof(uint32_t) &&
 
 namespace {
 
-VkDeviceSize deviceHeap(const Device& device) {
-    VkDeviceSize heap = 0;
-    for (uint32_t h = 0; h < device.memory().memoryHeapCount; ++h)
-        if (device.memory().memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-            heap = std::max(heap, device.memory().memoryHeaps[h].size);
-    return heap;
-}
-
 CrowdBudget budgetOf(const CrowdSettings& s) {
     return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin,
             !s.behaviour.loops()};
@@ -53,8 +45,8 @@ Bounds crowdBounds(std::span<const CrowdScene::Part> parts);
 
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                        std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings,
-                       const SceneOutput& output)
-    : device_(device), settings_(settings), output_(output) {
+                       const SceneOutput& output, std::shared_ptr<SceneResources> resources)
+    : device_(device), settings_(settings), output_(output), resources_(std::move(resources)) {
     // Size every buffer before allocating any: a crowd that cannot fit is a clean error, not a
     // driver out-of-memory halfway through (or the host's OOM killer on a CPU driver).
     std::vector<const CrowdAsset*> assets;
@@ -73,13 +65,13 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     }
     // The pools of every model may take a quarter of the device's memory, over all frame slots.
     const std::vector<PartPlan> plans =
-        planCrowd(assets, counts, budgetOf(settings), deviceHeap(device) / 4 / std::max(output.slots, 1u));
+        planCrowd(assets, counts, budgetOf(settings), device.deviceLocalHeap() / 4 / std::max(output.slots, 1u));
     for (size_t p = 0; p < parts_.size(); ++p) {
         parts_[p].plan = plans[p];
         chunked_ |= plans[p].chunked(parts_[p].count());
     }
     const std::string problem =
-        planProblem(plans, names, instanceCount(), output.slots, deviceHeap(device), device.maxAllocationSize());
+        planProblem(plans, names, instanceCount(), output.slots, device.deviceLocalHeap(), device.maxAllocationSize());
     if (!problem.empty()) throw VulkanError(problem, VK_ERROR_OUT_OF_DEVICE_MEMORY);
     for (const PartPlan& plan : plans)
         slotBytes_ += planBytes(plan);
@@ -145,14 +137,21 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     std::vector<const CrowdModel*> drawn;
     for (const Part& part : parts_)
         drawn.push_back(part.model);
-    materials_ = std::make_unique<MaterialTable>(device, drawn, settings.textures);
-    if (settings.impostors && settings.lod && !parts_.empty())
-        impostors_ = std::make_unique<ImpostorAtlases>(device);
+    if (!resources_ || resources_->models != drawn || resources_->textures != settings.textures) {
+        resources_ = std::make_shared<SceneResources>();
+        resources_->models = drawn;
+        resources_->textures = settings.textures;
+        resources_->materials = std::make_unique<MaterialTable>(device, drawn, settings.textures);
+    }
+    if (settings.impostors && settings.lod && !parts_.empty()) {
+        if (!resources_->impostors) resources_->impostors = std::make_unique<ImpostorAtlases>(device);
+        impostors_ = resources_->impostors.get();
+    }
     SkinVariant skin{settings.skin};
     for (const Part& part : parts_)
         skin.stretch |= jointsMayStretch(part.model->model());
     pipelines_ = createCrowdPipelines(device, {settings.technique == Technique::Compute, settings.textures,
-                                               output.colorFormat, output.samples, materials_->layout(),
+                                               output.colorFormat, output.samples, resources_->materials->layout(),
                                                impostors_ ? impostors_->layout() : VK_NULL_HANDLE, skin});
     computeSharedPoses();
 }
@@ -161,7 +160,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
 // is farther from the eye than the farthest corner of the box around every sphere. Each model's
 // atlas is baked from its shared poses, which computeSharedPoses put in every slot.
 void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
-    if (!impostors_ || impostorsBaked_) return;
+    if (!impostors_ || resources_->impostorsBaked) return;
     float farthest = 0.0f;
     for (int corner = 0; corner < 8; ++corner) {
         const glm::vec3 p((corner & 1) ? worldBounds_.max.x : worldBounds_.min.x,
@@ -179,8 +178,8 @@ void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
     std::vector<ImpostorAtlases::Source> sources;
     for (size_t p = 0; p < parts_.size(); ++p)
         sources.push_back({parts_[p].model, p, parts_[p].slots[0].palette.address()});
-    impostors_->bake(sources, pipelines_.impostorBake, *materials_);
-    impostorsBaked_ = true;
+    impostors_->bake(sources, pipelines_.impostorBake, *resources_->materials);
+    resources_->impostorsBaked = true;
 }
 
 namespace {
@@ -216,8 +215,9 @@ std::vector<std::vector<gpu::InstanceRecord>> layoutFor(std::span<const CrowdMod
 } // namespace
 
 CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models,
-                       const CrowdSettings& settings, const SceneOutput& output)
-    : CrowdScene(device, models, layoutFor(models, settings), settings, output) {}
+                       const CrowdSettings& settings, const SceneOutput& output,
+                       std::shared_ptr<SceneResources> resources)
+    : CrowdScene(device, models, layoutFor(models, settings), settings, output, std::move(resources)) {}
 
 CrowdScene::~CrowdScene() {
     for (Slot& slot : slots_)

@@ -49,16 +49,28 @@ struct RenderTarget {
     VkImageLayout colorLayoutAfter = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 };
 
+// What a scene draws with that only its models and its textures setting shape: the material table
+// (every texture uploaded) and the impostor atlases (baked once, when first seen). Scenes of the
+// same models share them: the profile's techniques, the window's scene made again for a setting.
+struct SceneResources {
+    std::vector<const CrowdModel*> models; // drawn, in the scene's order
+    bool textures = true;
+    std::unique_ptr<MaterialTable> materials;
+    std::unique_ptr<ImpostorAtlases> impostors; // made by the first scene that draws impostors
+    bool impostorsBaked = false;
+};
+
 class CrowdScene {
   public:
-    // instances[m] stand for models[m]; models must outlive the scene.
+    // instances[m] stand for models[m]; models must outlive the scene. `resources` (another scene's
+    // resources()) are taken where they were made for the same models and textures setting.
     CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings,
-               const SceneOutput& output = {});
+               const SceneOutput& output = {}, std::shared_ptr<SceneResources> resources = {});
     // settings.count instances laid out by settings.layout, shared by every model (instance i is
     // model i % models).
     CrowdScene(Device& device, std::span<const CrowdModel* const> models, const CrowdSettings& settings,
-               const SceneOutput& output = {});
+               const SceneOutput& output = {}, std::shared_ptr<SceneResources> resources = {});
     ~CrowdScene();
     CrowdScene(const CrowdScene&) = delete;
     CrowdScene& operator=(const CrowdScene&) = delete;
@@ -99,7 +111,8 @@ class CrowdScene {
     // GPU bytes per frame slot, and per instance of the crowd.
     uint64_t slotBytes() const { return slotBytes_; }
     // The scene's textures and material records (the draw's material table).
-    const MaterialTable& materials() const { return *materials_; }
+    const MaterialTable& materials() const { return *resources_->materials; }
+    const std::shared_ptr<SceneResources>& resources() const { return resources_; }
 
     // Brute force only (cull and LOD off): model `part`'s palettes per instance, as the pose pass
     // stored them (paletteEntryBytes(settings().skin) per joint), and one mesh's skinned
@@ -149,7 +162,7 @@ class CrowdScene {
     // The atlases baked the first time a frame's camera may see an instance small enough to be an
     // impostor: a crowd that never shows one never pays for them.
     void bakeImpostorsIfSeen(const ViewCamera& cull);
-    bool impostorsBaked() const { return impostors_ && impostorsBaked_; }
+    bool impostorsBaked() const { return impostors_ && resources_->impostorsBaked; }
     void recordChunks(VkCommandBuffer cmd, uint32_t slot, const RenderTarget& target);
     void writeGlobals(uint32_t slot, const ViewCamera& view, const ViewCamera& cull);
     void recordPasses(VkCommandBuffer cmd, uint32_t slot, float time, bool stamps);
@@ -172,9 +185,8 @@ class CrowdScene {
     // The time the last frame was recorded at: the behaviour pass advances by the difference.
     float lastTime_ = 0.0f;
     bool started_ = false;
-    std::unique_ptr<MaterialTable> materials_;
-    std::unique_ptr<ImpostorAtlases> impostors_; // null without impostors
-    bool impostorsBaked_ = false;
+    std::shared_ptr<SceneResources> resources_;
+    ImpostorAtlases* impostors_ = nullptr; // resources_'s; null where the scene draws none
     CrowdPipelines pipelines_;
 };
 

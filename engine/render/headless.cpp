@@ -10,17 +10,12 @@
 
 namespace horde {
 
-HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view,
-                              const HeadlessOptions& options, const ViewCamera* cull) {
-    VkExtent2D extent{options.width, options.height};
-    struct Target {
-        Image color, depth, samples;
-    };
-    const VkSampleCountFlagBits samples = scene.output().samples;
-    std::vector<Target> targets;
+HeadlessTargets::HeadlessTargets(Device& device, VkExtent2D size, VkSampleCountFlagBits sampleCount)
+    : extent(size), samples(sampleCount) {
+    const VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
     for (uint32_t s = 0; s < kFramesInFlight; ++s) {
-        std::string tag = " (slot " + std::to_string(s) + ")";
-        Target& t = targets.emplace_back();
+        const std::string tag = " (slot " + std::to_string(s) + ")";
+        Slot& t = slots.emplace_back();
         t.color = Image(device, extent, kOffscreenColorFormat,
                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                         VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color" + tag);
@@ -29,18 +24,28 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
         if (samples != VK_SAMPLE_COUNT_1_BIT)
             t.samples = Image(device, extent, kOffscreenColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
                               VK_IMAGE_ASPECT_COLOR_BIT, "offscreen color samples" + tag, 1, samples);
+        t.readback = Buffer(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
+                            "frame readback" + tag);
     }
-    VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
-    // One readback a slot: with onFrame, each frame's picture is read once its slot is waited for.
-    std::vector<Buffer> readbacks;
-    for (uint32_t s = 0; s < (options.onFrame ? kFramesInFlight : 1); ++s)
-        readbacks.emplace_back(device, pixelBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
-                               "frame readback (slot " + std::to_string(s) + ")");
+}
+
+HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view,
+                              const HeadlessOptions& options, const ViewCamera* cull) {
+    HeadlessTargets targets(device, {options.width, options.height}, scene.output().samples);
+    return renderHeadless(device, targets, scene, view, options, cull);
+}
+
+HeadlessResult renderHeadless(Device& device, HeadlessTargets& targets, CrowdScene& scene, const ViewCamera& view,
+                              const HeadlessOptions& options, const ViewCamera* cull) {
+    const VkExtent2D extent = targets.extent;
+    const VkDeviceSize pixelBytes = VkDeviceSize(extent.width) * extent.height * 4;
+    // With onFrame, each frame's picture is read once its slot is waited for; else the last one's.
+    auto readbackOf = [&](uint32_t s) -> const Buffer& { return targets.slots[options.onFrame ? s : 0].readback; };
     Image8 frame{extent.width, extent.height, {}};
     auto handOver = [&](uint32_t s) {
         if (!options.onFrame) return;
-        frame.rgba.assign(static_cast<const uint8_t*>(readbacks[s].mapped()),
-                          static_cast<const uint8_t*>(readbacks[s].mapped()) + pixelBytes);
+        const auto* mapped = static_cast<const uint8_t*>(readbackOf(s).mapped());
+        frame.rgba.assign(mapped, mapped + pixelBytes);
         options.onFrame(frame);
     };
 
@@ -56,13 +61,14 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
         VkCommandBuffer cmd = slots.begin(s);
         bool last = f + 1 == options.frames;
         bool read = last || options.onFrame;
-        const Buffer& readback = readbacks[options.onFrame ? s : 0];
-        RenderTarget target{targets[s].color.get(),
-                            targets[s].color.view(),
-                            targets[s].depth.get(),
-                            targets[s].depth.view(),
-                            targets[s].samples.get(),
-                            targets[s].samples.view(),
+        const Buffer& readback = readbackOf(s);
+        HeadlessTargets::Slot& t = targets.slots[s];
+        RenderTarget target{t.color.get(),
+                            t.color.view(),
+                            t.depth.get(),
+                            t.depth.view(),
+                            t.samples.get(),
+                            t.samples.view(),
                             extent,
                             read ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
                                  : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
@@ -90,7 +96,7 @@ HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamer
     result.image.width = extent.width;
     result.image.height = extent.height;
     result.image.rgba.resize(pixelBytes);
-    const Buffer& lastRead = readbacks[options.onFrame && options.frames > 0 ? (options.frames - 1) % kFramesInFlight : 0];
+    const Buffer& lastRead = readbackOf(options.frames > 0 ? (options.frames - 1) % kFramesInFlight : 0);
     if (options.frames > 0) std::memcpy(result.image.rgba.data(), lastRead.mapped(), pixelBytes);
     return result;
 }

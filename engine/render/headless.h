@@ -31,9 +31,25 @@ struct HeadlessResult {
     FrameStats stats;
 };
 
+// What headless frames draw into and are read back through, one set per frame slot: made once
+// by a caller that draws many pictures of one size (validate's hundreds of poses), not per call.
+struct HeadlessTargets {
+    HeadlessTargets(Device& device, VkExtent2D extent, VkSampleCountFlagBits samples);
+    VkExtent2D extent;
+    VkSampleCountFlagBits samples;
+    struct Slot {
+        Image color, depth, samples;
+        Buffer readback;
+    };
+    std::vector<Slot> slots; // kFramesInFlight
+};
+
 // The scene must have been built with kFramesInFlight slots and kOffscreenColorFormat. `cull`
 // (default: `view`) is the camera culling and level choice use.
 HeadlessResult renderHeadless(Device& device, CrowdScene& scene, const ViewCamera& view, const HeadlessOptions& options,
                               const ViewCamera* cull = nullptr);
+// The same into `targets` (of options' size and the scene's samples).
+HeadlessResult renderHeadless(Device& device, HeadlessTargets& targets, CrowdScene& scene, const ViewCamera& view,
+                              const HeadlessOptions& options, const ViewCamera* cull = nullptr);
 
 } // namespace horde

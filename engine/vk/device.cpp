@@ -350,6 +350,14 @@ void Device::immediate(const std::function<void(VkCommandBuffer)>& record) {
     vkFreeCommandBuffers(device_, immediatePool_, 1, &cmd);
 }
 
+VkDeviceSize Device::deviceLocalHeap() const {
+    VkDeviceSize heap = 0;
+    for (uint32_t h = 0; h < memory_.memoryHeapCount; ++h)
+        if (memory_.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+            heap = std::max(heap, memory_.memoryHeaps[h].size);
+    return heap;
+}
+
 VkSampleCountFlagBits Device::supportedSamples(uint32_t wanted) const {
     const VkSampleCountFlags both =
         properties_.limits.framebufferColorSampleCounts & properties_.limits.framebufferDepthSampleCounts;

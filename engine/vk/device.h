@@ -52,6 +52,8 @@ class Device {
     uint32_t queueFamily() const { return queueFamily_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
+    // The largest device-local heap: what a crowd's buffers are sized against.
+    VkDeviceSize deviceLocalHeap() const;
     // The largest single allocation (and so buffer) the device promises.
     VkDeviceSize maxAllocationSize() const { return maxAllocationSize_; }
     // The most samples per pixel, at most `wanted`, that colour and depth attachments both take.

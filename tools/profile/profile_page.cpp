@@ -15,6 +15,7 @@ const char* kStyle =
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}th,td{padding:3px 7px;border-bottom:1px solid #ddd;text-align:right}
 th:first-child,td:first-child{text-align:left}tr.winner td{font-weight:600;background:#eef6ea}
+tr.fastest td{background:#f6f6ea}#winners td:last-child,#winners th:last-child{text-align:left}
 .meta{color:#555}.note{background:#fff7e0;border-left:3px solid #e0b040;padding:6px 10px;margin:6px 0}
 svg.plot{width:100%;height:auto;margin:8px 0;font-size:11px}svg.plot .title{font-size:14px;font-weight:600}
 svg.plot .grid{stroke:#e3e3e3}svg.plot text{fill:#333})";
@@ -51,19 +52,20 @@ template <class F> std::vector<Series> seriesOf(const Profile& p, F value) {
     return out;
 }
 
+std::string spreadText(const ProfileRun& r) {
+    const Spread s = r.spread();
+    return fixed(s.median, "%.2f") + " <small>(" + fixed(s.min, "%.2f") + " – " + fixed(s.max, "%.2f") + ")</small>";
+}
+
+// A winner where its slowest repeat beats every other run's fastest; else every run within reach.
 std::string winners(const Profile& p) {
-    std::string out = "<table id=winners><thead><tr><th>instances</th><th>fastest</th><th>GPU ms/frame</th>"
-                      "<th>next</th><th>its GPU ms</th></tr></thead><tbody>";
+    std::string out = "<table id=winners><thead><tr><th>instances</th><th>fastest</th><th>GPU ms/frame (min – max)</th>"
+                      "<th>verdict</th></tr></thead><tbody>";
     for (uint32_t count : p.counts) {
-        const ProfileRun* best = p.winner(count);
+        const ProfileRun* best = p.fastest(count);
         if (!best) continue;
-        const ProfileRun* next = nullptr;
-        for (const ProfileRun& run : p.runs)
-            if (run.count == count && &run != best && (!next || run.gpu.totalMs() < next->gpu.totalMs()))
-                next = &run;
         out += "<tr><td>" + std::to_string(count) + "</td><td>" + htmlEscape(best->name()) + "</td><td>" +
-               fixed(best->gpu.totalMs(), "%.2f") + "</td><td>" + (next ? htmlEscape(next->name()) : "") +
-               "</td><td>" + (next ? fixed(next->gpu.totalMs(), "%.2f") : "") + "</td></tr>";
+               spreadText(*best) + "</td><td>" + htmlEscape(p.verdict(count)) + "</td></tr>";
     }
     return out + "</tbody></table>";
 }
@@ -72,20 +74,22 @@ std::string runsTable(const Profile& p) {
     std::string out =
         "<table "
         "id=runs><thead><tr><th>technique</th><th>instances</th><th>cull</th><th>sample</th><th>pose</th>"
-        "<th>skin</th><th>draw</th><th>total ms</th><th>skinned vertices</th><th>ms / 1k vertices</th>"
+        "<th>skin</th><th>draw</th><th>total ms</th><th>min</th><th>max</th><th>skinned vertices</th><th>ms / 1k vertices</th>"
         "<th>skin + draw ms / 1k</th><th>skin invocations</th><th>draw vertex inv.</th><th>draw fragment "
         "inv.</th>"
         "<th>visible</th><th>triangles</th></tr></thead><tbody>";
     for (const ProfileRun& r : p.runs) {
         const bool won = p.winner(r.count) == &r;
+        const bool fastest = !won && p.fastest(r.count) == &r;
         auto invocations = [&](uint64_t Invocations::*field, const Invocations PassInvocations::*pass) {
             return r.invocations ? std::to_string((*r.invocations).*pass.*field) : std::string("—");
         };
-        out += std::string("<tr") + (won ? " class=winner" : "") + " data-count=" + std::to_string(r.count) +
+        out += std::string("<tr") + (won ? " class=winner" : fastest ? " class=fastest" : "") + " data-count=" + std::to_string(r.count) +
                "><td>" + htmlEscape(r.name()) + "</td><td>" + std::to_string(r.count) + "</td><td>" +
                fixed(r.gpu.cullMs) + "</td><td>" + fixed(r.gpu.sampleMs) + "</td><td>" + fixed(r.gpu.poseMs) +
                "</td><td>" + fixed(r.gpu.skinMs) + "</td><td>" + fixed(r.gpu.drawMs) + "</td><td>" +
-               fixed(r.gpu.totalMs()) + "</td><td>" + std::to_string(r.counts.skinnedVertices) + "</td><td>" +
+               fixed(r.gpu.totalMs()) + "</td><td>" + fixed(r.spread().min) + "</td><td>" + fixed(r.spread().max) +
+               "</td><td>" + std::to_string(r.counts.skinnedVertices) + "</td><td>" +
                fixed(r.frameMsPerThousand(), "%.4f") + "</td><td>" +
                fixed(r.skinDrawMsPerThousand(), "%.4f") + "</td><td>" +
                invocations(&Invocations::compute, &PassInvocations::skin) + "</td><td>" +
@@ -107,8 +111,9 @@ std::string profilePage(const Profile& p) {
                        htmlEscape(p.device) + "</title><style>" + kStyle + "</style></head><body>";
     page += "<h1>Skinning profile: " + htmlEscape(p.device) + "</h1><p class=meta>driver " +
             htmlEscape(p.driver) + " · models " + htmlEscape(models) + " · " + std::to_string(p.width) +
-            " x " + std::to_string(p.height) + " · median of " + std::to_string(p.frames) +
-            " frames a run · <code>" + htmlEscape(p.command) + "</code></p>";
+            " x " + std::to_string(p.height) + " · " + std::to_string(p.repeats) + " repeats a run, taken in turn with the other runs, each " +
+            (p.frames == 1 ? std::string("one frame") : "the median of " + std::to_string(p.frames) + " frames") +
+            " · <code>" + htmlEscape(p.command) + "</code></p>";
     for (const std::string& note : p.notes)
         page += "<p class=note>" + htmlEscape(note) + "</p>";
     page += "<h2>Fastest at each crowd size</h2>" + winners(p);
@@ -128,7 +133,8 @@ std::string profilePage(const Profile& p) {
                             kPassColors, bars);
     }
     page += "<h2>Every run</h2>" + runsTable(p);
-    page += "<p class=meta>Times are the median frame's GPU timestamps per pass; invocations come from "
+    page += "<p class=meta>Times are the median repeat's GPU timestamps per pass, min and max its run's fastest and "
+            "slowest repeat; invocations come from "
             "pipeline-statistics queries where the device has them (— where not). Written by horde profile; "
             "profile.json beside this page has every figure.</p></body></html>\n";
     return page;

@@ -174,19 +174,21 @@ Status writeImage(const std::filesystem::path& path, const Image8& image) {
 } // namespace
 
 Status writeReport(const ValidateReport& r, const std::filesystem::path& dir) {
-    if (Status st = writeReportFolder(dir, html(r), "report.json", r.json()); !st) return st;
-    for (size_t i = 0; i < r.poses.size(); ++i) {
-        if (!r.imagesOf(i)) continue;
-        std::string n = std::to_string(i);
-        for (auto [name, image] : {std::pair{"a_", &r.poses[i].renderA}, std::pair{"b_", &r.poses[i].renderB},
-                                   std::pair{"diff_", &r.poses[i].diff.image}})
-            if (Status st = writeImage(dir / (name + n + ".png"), *image); !st) return st;
-        for (const ViewResult& v : r.poses[i].views) {
-            std::string prefix = std::string(viewName(v.view)) + "_";
-            for (auto [name, image] : {std::pair{"a_", &v.renderA}, std::pair{"b_", &v.renderB},
-                                       std::pair{"diff_", &v.diff.image}})
-                if (Status st = writeImage(dir / (prefix + name + n + ".png"), *image); !st) return st;
-        }
+    return writeReportFolder(dir, html(r), "report.json", r.json());
+}
+
+Status writePoseImages(const PoseResult& pose, size_t index, const std::filesystem::path& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string n = std::to_string(index);
+    for (auto [name, image] : {std::pair{"a_", &pose.renderA}, std::pair{"b_", &pose.renderB},
+                               std::pair{"diff_", &pose.diff.image}})
+        if (Status st = writeImage(dir / (name + n + ".png"), *image); !st) return st;
+    for (const ViewResult& v : pose.views) {
+        const std::string prefix = std::string(viewName(v.view)) + "_";
+        for (auto [name, image] : {std::pair{"a_", &v.renderA}, std::pair{"b_", &v.renderB},
+                                   std::pair{"diff_", &v.diff.image}})
+            if (Status st = writeImage(dir / (prefix + name + n + ".png"), *image); !st) return st;
     }
     return Ok{};
 }

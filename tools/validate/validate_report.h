@@ -60,7 +60,11 @@ struct ValidateReport {
     nlohmann::json json() const;
 };
 
-// Writes index.html, report.json and the renders into `dir` (created if needed).
+// Writes index.html and report.json into `dir` (created if needed); the pictures they show are
+// writePoseImages'.
 Status writeReport(const ValidateReport& report, const std::filesystem::path& dir);
+// Pose `index`'s renders and differences as PNGs into `dir`, as soon as it is compared: a model's
+// hundreds of poses are never held as pictures.
+Status writePoseImages(const PoseResult& pose, size_t index, const std::filesystem::path& dir);
 
 } // namespace horde
