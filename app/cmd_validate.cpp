@@ -168,10 +168,10 @@ Status comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSp
             r.views.push_back(std::move(v));
         }
         // Held as pictures, an NWN creature's hundreds of poses took gigabytes.
-        if (!args.report.empty() && (report.passingPoseImages || i == 0 || !r.passed))
-            if (Status st = writePoseImages(r, i, args.report); !st) return st;
-        dropPictures(r);
-        report.poses.push_back(std::move(r));
+        PoseResult& done = report.poses.emplace_back(std::move(r));
+        if (!args.report.empty() && report.imagesOf(i))
+            if (Status st = writePoseImages(done, i, args.report); !st) return st;
+        dropPictures(done);
     }
     return Ok{};
 }

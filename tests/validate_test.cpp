@@ -59,11 +59,37 @@ TEST(Validate, MonsterExportIsValidGltfAndPasses) {
         Outcome r = horde("validate monster " + quote(out) + " --report " + quote(report));
         EXPECT_EQ(r.code, 0) << r.out;
         EXPECT_TRUE(std::filesystem::exists(report / "index.html"));
-        EXPECT_TRUE(std::filesystem::exists(report / "diff_0.png"));
         json j = json::parse(std::ifstream(report / "report.json"));
         EXPECT_EQ(j["passed"], true);
-        for (const json& pose : j["poses"])
+        ASSERT_GT(j["poses"].size(), 1u);
+        for (size_t i = 0; i < j["poses"].size(); ++i) {
+            const json& pose = j["poses"][i];
             EXPECT_LT(pose["max_position_error"].get<double>(), 1e-5) << pose.dump();
+            // One model alone: every pose's pictures, written as it was compared.
+            for (const char* view : {"", "uv_", "normals_"})
+                for (const char* side : {"a_", "b_", "diff_"}) {
+                    const std::string png = std::string(view) + side + std::to_string(i) + ".png";
+                    EXPECT_TRUE(std::filesystem::exists(report / png)) << png;
+                }
+        }
+    }
+}
+
+// With the pictures of failures only (a folder's models), a passing pose's are never written:
+// the bind pose's alone are.
+TEST(Validate, PassingPosesPicturesAreLeftOutWhenAsked) {
+    const TempDir temp;
+    const std::filesystem::path out = temp.path / "monster.glb", report = temp.path / "report";
+    ASSERT_EQ(horde("convert monster --to gltf --out " + quote(out)).code, 0);
+    Outcome r = horde("validate monster " + quote(out) + " --report-images failures --report " + quote(report));
+    ASSERT_EQ(r.code, 0) << r.out;
+    const json j = json::parse(std::ifstream(report / "report.json"));
+    ASSERT_GT(j["poses"].size(), 1u);
+    for (size_t i = 0; i < j["poses"].size(); ++i) {
+        EXPECT_EQ(j["poses"][i]["images"], i == 0) << i;
+        EXPECT_EQ(std::filesystem::exists(report / ("a_" + std::to_string(i) + ".png")), i == 0) << i;
+        EXPECT_EQ(std::filesystem::exists(report / ("normals_diff_" + std::to_string(i) + ".png")), i == 0)
+            << i;
     }
 }
 
