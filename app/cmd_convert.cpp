@@ -33,7 +33,7 @@ int run(const ConvertArgs& a) {
         std::fprintf(stderr, "horde: %s\n", model.error().message.c_str());
         return kExitBadInput;
     }
-    for (const std::string& w : model->warnings)
+    for (const std::string& w : warningsOf(*model, a.input.verbose))
         std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
     Result<Companions> written = format->write(*model, a.out);
     if (!written) {
@@ -51,6 +51,7 @@ Command addConvertCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("convert", "write a model, or every model of a folder, in another format");
     auto args = std::make_shared<ConvertArgs>();
     addModelOptions(*cmd, args->input);
+    addVerboseOption(*cmd, args->input);
     cmd->add_option("--to", args->to, "format id")->required();
     cmd->add_option("--out", args->out, "file to write (for a folder: the folder to mirror it into)")->required();
     addFolderJobOptions(*cmd, args->jobs);

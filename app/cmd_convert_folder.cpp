@@ -42,7 +42,7 @@ Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         c.error = model.error().message;
         return c;
     }
-    c.warnings = model->warnings;
+    c.warnings = warningsOf(*model, given.verbose);
     for (const Material& m : model->materials)
         for (const TextureRef& t : m.textures)
             c.missingTextures += t.file.empty() && !t.path.empty();

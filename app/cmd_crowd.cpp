@@ -154,7 +154,7 @@ int runHeadless(CrowdArgs& a) {
                         inputs[m].model.c_str(), cm.model().meshes.size(),
                         cm.model().meshes.size() == 1 ? "" : "es", levels.c_str(),
                         double(cm.asset().worldSphere.w));
-            for (const std::string& w : cm.model().warnings)
+            for (const std::string& w : warningsOf(cm.model(), a.input.verbose))
                 std::printf("warning %s: %s\n", inputs[m].model.c_str(), w.c_str());
         }
         for (const std::string& w : scene.materials().warnings())
@@ -207,6 +207,7 @@ Command addCrowdCommand(CLI::App& app) {
         app.add_subcommand("crowd", "animate and draw a crowd (window if there is a display, else headless)");
     auto args = std::make_shared<CrowdArgs>();
     addCrowdModelOptions(*cmd, args->input);
+    addVerboseOption(*cmd, args->input);
     args->device.addOptions(*cmd);
     cmd->add_option("--count", args->crowd.count, "instances")->check(CLI::Range(kCountRange.min, kCountRange.max));
     CLI::Option* frames = cmd->add_option(

@@ -52,7 +52,7 @@ int run(RenderArgs& a) {
         settings.skin = a.skin;
         CrowdScene scene(*session.device, models, {instances}, settings,
                          {kFramesInFlight, kOffscreenColorFormat, samplesOn(*session.device, a.picture.msaa)});
-        for (const std::string& w : model.warnings)
+        for (const std::string& w : warningsOf(model, a.input.verbose))
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
         for (const std::string& w : scene.materials().warnings())
             std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
@@ -80,6 +80,7 @@ Command addRenderCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("render", "render one model headless to a PNG");
     auto args = std::make_shared<RenderArgs>();
     addModelOptions(*cmd, args->input);
+    addVerboseOption(*cmd, args->input);
     args->device.addOptions(*cmd);
     addClipOptions(*cmd, args->clip, args->time);
     cmd->add_option("--out", args->out, "PNG to write")->required();

@@ -1,6 +1,7 @@
 // horde validate A B: are two files the same creature? Structure, CPU reference poses in a common
 // metre frame, and headless renders from the source's camera; a report folder and an exit code.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
@@ -65,6 +66,7 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
                               " keying nothing on both sides, compared as the bind pose";
     clips.check.compared = !clips.pairs.empty(); // no clip on either side (or none in common): nothing
     checks.push_back(clips.check);
+    choosePictured(out, args.pictures);
     return out;
 }
 
@@ -102,6 +104,7 @@ void print(const ValidateReport& r) {
         std::string pixels = "pixels " + percent(p.diff.differingPercent);
         for (const ViewResult& v : p.views)
             pixels += std::string(", ") + viewName(v.view) + " " + percent(v.diff.differingPercent);
+        if (!p.pose.pictured) pixels = "not pictured";
         if (p.error.comparable)
             std::printf("%-24s %s  position max %.3g rms %.3g  %s\n", p.pose.label.c_str(), said(p.verdict()),
                         p.error.maxRelative, p.error.rmsRelative, pixels.c_str());
@@ -121,9 +124,9 @@ void dropPictures(PoseResult& pose) {
     for (ViewResult& view : pose.views) view.renderA = {}, view.renderB = {}, view.diff.image = {};
 }
 
-// Every pose: positions on the CPU reference, the shaded renders (released before the models
-// are) and the attribute views drawn on the CPU; the pictures the report shows written to it
-// as each pose is compared, and none kept.
+// Every pose's positions on the CPU reference; for each pictured one, the shaded renders
+// (released before the models are) and the attribute views drawn on the CPU, the pictures the
+// report shows written to it as the pose is compared, and none kept.
 Status comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSpec>& specs,
                     const ValidateArgs& args, double radius, ValidateReport& report) {
     float aspect = float(args.width) / float(args.height);
@@ -131,17 +134,19 @@ Status comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSp
     // reported by the texture check, not again by every render.
     const bool textures = drawsTextures(a) && drawsTextures(b);
     std::vector<PoseInstance> posesA, posesB;
-    std::vector<Bounds> bounds; // every pose of either side, in metres; A's first
-    for (const PoseSpec& spec : specs) {
-        posesA.push_back({spec.clipA, spec.time});
-        posesB.push_back({spec.clipB, spec.time});
-        bounds.push_back(posedBounds(metresPose(a, spec.clipA, spec.time)));
-    }
+    std::vector<Bounds> bounds; // every pictured pose of either side, in metres; A's first
     for (const PoseSpec& spec : specs)
-        bounds.push_back(posedBounds(metresPose(b, spec.clipB, spec.time)));
+        if (spec.pictured) {
+            posesA.push_back({spec.clipA, spec.time});
+            posesB.push_back({spec.clipB, spec.time});
+            bounds.push_back(posedBounds(metresPose(a, spec.clipA, spec.time)));
+        }
+    for (const PoseSpec& spec : specs)
+        if (spec.pictured) bounds.push_back(posedBounds(metresPose(b, spec.clipB, spec.time)));
     const double spacing = poseSpacing(bounds, aspect);
     PoseRenders rendersA(device, a, posesA, spacing, textures, args.width, args.height);
     PoseRenders rendersB(device, b, posesB, spacing, textures, args.width, args.height);
+    size_t pictured = 0; // of the poses before `i`
     for (size_t i = 0; i < specs.size(); ++i) {
         const PoseSpec& spec = specs[i];
         PoseResult r;
@@ -150,14 +155,20 @@ Status comparePoses(Device& device, Model& a, Model& b, const std::vector<PoseSp
         const std::vector<PosedMesh> posedA = metresPose(a, spec.clipA, spec.time),
                                      posedB = metresPose(b, spec.clipB, spec.time);
         r.error = comparePose(posedA, posedB, radius, report.attributes.matches);
-        const Bounds& world = bounds[i]; // the source's pose: the camera frames it for both
+        r.passed = r.error.comparable && r.error.maxRelative <= args.maxPositionError &&
+                   std::isfinite(r.error.rmsRelative);
+        if (!spec.pictured) {
+            report.poses.push_back(std::move(r));
+            continue;
+        }
+        const Bounds& world = bounds[pictured]; // the source's pose: the camera frames it for both
         OrbitCamera camera = frameBounds(world, aspect);
         glm::mat4 viewProjection = camera.viewProjection(aspect, world.radius());
-        r.renderA = rendersA.render(i, viewProjection);
-        r.renderB = rendersB.render(i, viewProjection);
+        r.renderA = rendersA.render(pictured, viewProjection);
+        r.renderB = rendersB.render(pictured, viewProjection);
+        ++pictured;
         r.diff = diffImages(r.renderA, r.renderB, args.pixelTolerance);
-        r.passed = r.error.comparable && r.error.maxRelative <= args.maxPositionError &&
-                   std::isfinite(r.error.rmsRelative) && r.diff.differingPercent <= args.maxDifferingPixels;
+        r.passed = r.passed && r.diff.differingPercent <= args.maxDifferingPixels;
         for (AttributeView view : {AttributeView::UvChecker, AttributeView::Normals}) {
             ViewResult v{view,
                          rasterize(a, posedA, viewProjection, args.width, args.height, view),
@@ -286,6 +297,7 @@ std::vector<std::string> perModelOptions(const ValidateArgs& a) {
     out.insert(out.end(), {"--report-images", a.reportImages.empty() ? "failures" : a.reportImages});
     if (!a.device.device.empty()) out.insert(out.end(), {"--device", a.device.device});
     if (!a.clip.empty()) out.insert(out.end(), {"--clip", a.clip});
+    out.insert(out.end(), {"--pictures", a.pictures == SIZE_MAX ? "all" : std::to_string(a.pictures)});
     if (!a.times.empty()) {
         std::string times;
         for (double t : a.times) times += (times.empty() ? "" : ",") + text(t);
@@ -316,6 +328,16 @@ void addValidateOptions(CLI::App& cmd, ValidateArgs& args, ValidateFolderArgs& f
            "which poses' pictures the report holds: all, or failures (the bind pose and each pose that "
            "failed); default all for one model, failures for each model of a folder")
         ->check(CLI::IsMember({"all", "failures"}));
+    cmd.add_option_function<std::string>(
+           "--pictures",
+           [&args](const std::string& text) { args.pictures = text == "all" ? SIZE_MAX : std::stoul(text); },
+           "how many poses are drawn and compared as pictures: the bind pose and the rest spread evenly "
+           "over the clips' poses, or all (default 8); every pose's positions are compared whatever this is")
+        ->check([](const std::string& text) -> std::string {
+            const bool digits = !text.empty() && text.size() < 10 &&
+                                text.find_first_not_of("0123456789") == std::string::npos;
+            return text == "all" || (digits && std::stoul(text) >= 1) ? "" : "--pictures takes all or a count >= 1";
+        });
     cmd.add_option("--max-position-error", args.maxPositionError,
                    "largest vertex distance allowed, as a fraction of A's bounding radius (default 1e-4)");
     cmd.add_option("--max-differing-pixels", args.maxDifferingPixels,

@@ -30,6 +30,8 @@ struct ValidateArgs {
     // Which poses' pictures the report folder gets: "all", or "failures" (the bind pose and each
     // pose that failed); empty: all for one model, failures for each model of a folder.
     std::string reportImages;
+    // How many poses are drawn as pictures (choosePictured); SIZE_MAX: every pose.
+    size_t pictures = 8;
 };
 
 // The options of `horde validate`, for one model (`args`) and for a folder (`folder`).

@@ -26,6 +26,11 @@ void addModelOptions(CLI::App& command, ModelInput& input, bool positional) {
                        "material definition file(s): Grimrock Lua with defineMaterial{...} blocks");
 }
 
+void addVerboseOption(CLI::App& command, ModelInput& input) {
+    command.add_flag("--verbose", input.verbose,
+                     "warnings in full: each clip that keys nodes the model lacks, with those nodes");
+}
+
 void addCrowdModelOptions(CLI::App& command, ModelInput& shared) {
     addModelOptions(command, shared, false);
     // The values are read in the order given (crowdModelArgs), so the option keeps none itself.

@@ -25,6 +25,8 @@ struct DeviceChoice {
 // The model (the positional argument, where `positional`) and --skeleton, --anim, --search-path,
 // --materials.
 void addModelOptions(CLI::App& command, ModelInput& input, bool positional = true);
+// --verbose: every command that prints the model's warnings.
+void addVerboseOption(CLI::App& command, ModelInput& input);
 
 // A crowd's models: --model, any number of times, each completed by the --skeleton, --anim and
 // --materials given after it; those given before any --model complete every model.

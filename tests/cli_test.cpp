@@ -482,3 +482,35 @@ TEST(Cli, CrowdClipsChoosesWhatTheCrowdPlays) {
     EXPECT_NE(none.out.find("monster: --clips run*,@idle matches none of its 2 clips (walk, attack)"), std::string::npos)
         << none.out;
 }
+
+// A clip keying nodes the model lacks is summed up in one warning for the model; --verbose adds
+// the clip and the nodes, one line a clip.
+TEST(Cli, VerboseListsEachClipKeyingAbsentNodes) {
+    horde::test::TempDir dir("horde_cli");
+    std::string clips;
+    for (const auto& [name, node] : {std::pair<std::string, std::string>{"kick", "rhand"}, {"wave", "lhand"},
+                                     {"nod", "head"}})
+        clips += "newanim " + name + " bob\n  length 1\n  animroot bob\n  node dummy " + node +
+                 "\n    parent bob\n    positionkey 1\n      0 0 0 1\n  endnode\ndoneanim " + name + " bob\n";
+    std::ofstream(dir.path / "bob.mdl") << "newmodel bob\nsetsupermodel bob NULL\nbeginmodelgeom bob\n"
+                                           "node dummy bob\n  parent NULL\nendnode\n"
+                                           "node trimesh head\n  parent bob\n  bitmap NULL\n  verts 3\n"
+                                           "    0 0 0\n    1 0 0\n    0 1 0\n  faces 1\n    0 1 2  1  0 0 0  0\n"
+                                           "endnode\nendmodelgeom bob\n"
+                                        << clips << "donemodel bob\n";
+    const std::string convert = "convert " + (dir.path / "bob.mdl").string() + " --to gltf --out " +
+                                (dir.path / "bob.glb").string();
+    const std::string summary = "horde: warning: 2 of 3 clips key nodes the model lacks (rhand, lhand); those keys "
+                                "are not read (`--verbose` or `horde info` lists them by clip)\n";
+    CliRun quiet = runCli(convert, true);
+    ASSERT_EQ(quiet.code, 0) << quiet.out;
+    EXPECT_NE(quiet.out.find(summary), std::string::npos) << quiet.out;
+    EXPECT_EQ(quiet.out.find("clip kick"), std::string::npos) << quiet.out;
+    CliRun verbose = runCli(convert + " --verbose", true);
+    ASSERT_EQ(verbose.code, 0) << verbose.out;
+    EXPECT_NE(verbose.out.find(summary + "horde: warning: clip kick keys nodes the model lacks: rhand\n"
+                                         "horde: warning: clip wave keys nodes the model lacks: lhand\n"),
+              std::string::npos)
+        << verbose.out;
+    EXPECT_EQ(verbose.out.find("clip nod"), std::string::npos) << verbose.out;
+}

@@ -77,5 +77,18 @@ TEST(FolderReport, AFailedCheckSortsPastEveryFigure) {
     EXPECT_EQ(ModelRow::fromJson(row.json()).worstFigure, row.worstFigure) << "kept through --merge";
 }
 
+// A pose compared by its positions only (not pictured) has no pixel figures: its position is read,
+// and the pixels are the pictured poses'.
+TEST(FolderReport, APoseWithoutPicturesGivesItsPositionOnly) {
+    json positionsOnly = {{"label", "walk @ 0.5 s"},   {"comparable", true}, {"max_position_error", 3e-5},
+                          {"pictured", false}, {"passed", true}};
+    ModelRow row = read(report(json::array(), json::array(), json::array({pose(0.0, 0.2), positionsOnly})));
+    EXPECT_TRUE(row.failedChecks.empty());
+    EXPECT_DOUBLE_EQ(row.differingPixels, 0.2);
+    EXPECT_DOUBLE_EQ(row.maxPositionError, 3e-5);
+    EXPECT_NEAR(row.worst, 0.2 / 0.5, 1e-12);
+    EXPECT_EQ(row.worstFigure, "shaded pixels 0.2% (threshold 0.5%) at bind pose");
+}
+
 } // namespace
 } // namespace horde

@@ -122,3 +122,23 @@ TEST(ValidateHierarchy, RepeatedNamesPairByTheirPlaceInTheTree) {
 
 } // namespace
 } // namespace horde
+
+// Which poses are drawn as pictures: the bind pose, then the middle of each of budget - 1 equal
+// runs of the rest. 11 poses, budget 4: runs of 10/3 poses after the first, their middles
+// 1 + floor(10/6, 30/6, 50/6) = 2, 6, 9.
+TEST(ValidatePoses, PicturesAreSpreadEvenlyAfterTheBindPose) {
+    using horde::PoseSpec;
+    auto pictured = [](size_t count, size_t budget) {
+        std::vector<PoseSpec> poses(count);
+        horde::choosePictured(poses, budget);
+        std::vector<size_t> out;
+        for (size_t i = 0; i < poses.size(); ++i)
+            if (poses[i].pictured) out.push_back(i);
+        return out;
+    };
+    EXPECT_EQ(pictured(11, 4), (std::vector<size_t>{0, 2, 6, 9}));
+    EXPECT_EQ(pictured(11, 1), (std::vector<size_t>{0}));
+    EXPECT_EQ(pictured(11, 11), (std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+    EXPECT_EQ(pictured(3, 8), (std::vector<size_t>{0, 1, 2}));
+    EXPECT_EQ(pictured(771, 8).size(), 8u);
+}

@@ -59,7 +59,7 @@ struct Clip {
     std::string source;    // file the clip came from, when not the model file itself
     std::vector<Channel> channels;
     // Nodes the file keys that the model lacks (formats that bind keys by node name): their keys
-    // are not read. One warning sums them up for the model; `horde info` lists them by clip.
+    // are not read. One warning sums them up for the model; `--verbose` and `horde info` list them by clip.
     std::vector<std::string> absentNodes;
     float transition = -1.0f; // the cross-fade into it, seconds, where the format gives one (NWN transtime); < 0: none
     // The travel its root made, taken out of its keys for a crowd (anim/root_motion.h): model

@@ -94,7 +94,7 @@ std::string absentNodesWarning(std::span<const Clip> all) {
     for (size_t k = 0; k < nodes.size() && k < 3; ++k) names += (k ? ", " : "") + nodes[k];
     if (nodes.size() > 3) names += " and " + std::to_string(nodes.size() - 3) + " more";
     return std::to_string(clips) + " of " + std::to_string(all.size()) + " clips key nodes the model lacks (" + names +
-           "); those keys are not read (`horde info` lists them by clip)";
+           "); those keys are not read (`--verbose` or `horde info` lists them by clip)";
 }
 
 bool decodeClips(File& file, const ModelHeader& header, float positionScale, Model& target,

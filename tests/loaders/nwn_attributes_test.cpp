@@ -497,5 +497,5 @@ TEST(NwnAttributes, ClipsKeyingAbsentNodesMakeOneWarning) {
     // After the repeated name's own warning, one line for both clips.
     ASSERT_EQ(model->warnings.size(), 2u);
     EXPECT_EQ(model->warnings[1], "2 of 3 clips key nodes the model lacks (rhand, lhand); those keys are not read "
-                                  "(`horde info` lists them by clip)");
+                                  "(`--verbose` or `horde info` lists them by clip)");
 }

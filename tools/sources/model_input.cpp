@@ -22,4 +22,17 @@ Result<Model> ModelInput::load(MeshAllocator& allocator, TextureLibrary* texture
     return loadModel(model, options, allocator);
 }
 
+std::vector<std::string> warningsOf(const Model& model, bool verbose) {
+    std::vector<std::string> out = model.warnings;
+    if (!verbose) return out;
+    for (const Clip& clip : model.clips) {
+        if (clip.absentNodes.empty()) continue;
+        std::string line = "clip " + clip.name + (clip.source.empty() ? "" : " (from " + clip.source + ")") +
+                           " keys nodes the model lacks:";
+        for (size_t n = 0; n < clip.absentNodes.size(); ++n) line += (n ? ", " : " ") + clip.absentNodes[n];
+        out.push_back(std::move(line));
+    }
+    return out;
+}
+
 } // namespace horde

@@ -20,9 +20,16 @@ struct ModelInput {
     std::vector<std::string> materials;
     // What a crowd plays of it (CrowdAssetOptions::clips): names, patterns, @roles; none: the default.
     std::vector<std::string> clips;
+    // --verbose: warnings in full (warningsOf).
+    bool verbose = false;
 
     // `textures`: shared by every model of one session so each texture file is read once.
     Result<Model> load(MeshAllocator& allocator, TextureLibrary* textures = nullptr) const;
 };
+
+// The warnings a command prints for `model`: the loader's, which sum up; `verbose` adds a line for
+// each clip that keys nodes the model lacks, naming them (an NWN creature's inherited clips: a
+// hundred and more).
+std::vector<std::string> warningsOf(const Model& model, bool verbose);
 
 } // namespace horde

@@ -217,6 +217,14 @@ std::vector<Check> compareStructure(const Model& a, const Model& b, const std::s
     return {hierarchy(a, b), joints(a, b, aName, bName), vertices(a, b)};
 }
 
+void choosePictured(std::span<PoseSpec> poses, size_t budget) {
+    if (poses.size() <= std::max<size_t>(budget, 1)) return;
+    const size_t rest = poses.size() - 1, drawn = std::max<size_t>(budget, 1) - 1;
+    for (size_t i = 1; i < poses.size(); ++i) poses[i].pictured = false;
+    // The middle of each of `drawn` equal runs of the poses after the bind pose.
+    for (size_t k = 0; k < drawn; ++k) poses[1 + (2 * k + 1) * rest / (2 * drawn)].pictured = true;
+}
+
 glm::dmat4 metresFrame(const Axes& axes) {
     return glm::scale(glm::dmat4(1.0), glm::dvec3(axes.metresPerUnit)) * glm::dmat4(axesToWorld(axes));
 }

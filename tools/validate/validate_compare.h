@@ -1,6 +1,7 @@
 #pragma once
 // What `horde validate` measures without a GPU: structure (hierarchy, joints, vertex counts,
 // clips) and CPU reference poses, in one right-handed, Y-up, metre frame for both models.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,13 @@ struct PoseSpec {
     std::string label;
     int clipA = -1, clipB = -1;
     double time = 0.0;
+    bool pictured = true; // drawn and compared as pictures too, not by its positions alone
 };
+
+// Pictures only `budget` of `poses` (the first, the bind pose, always), the rest spread evenly
+// over the list: a picture costs ~0.1 s on lavapipe whatever the model, an NWN creature has ~770
+// poses, and what a pose changes (where the vertices go) its positions show at every pose.
+void choosePictured(std::span<PoseSpec> poses, size_t budget);
 
 struct PoseError {
     bool comparable = false;                     // mesh counts agree

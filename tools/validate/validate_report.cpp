@@ -45,19 +45,23 @@ nlohmann::json ValidateReport::json() const {
                               {"detail", c.detail}});
     for (size_t i = 0; i < poses.size(); ++i) {
         const PoseResult& p = poses[i];
-        nlohmann::json views = nlohmann::json::object();
-        for (const ViewResult& v : p.views)
-            views[viewName(v.view)] = {{"differing_pixels_percent", v.diff.differingPercent}};
-        posesJson.push_back({{"label", p.pose.label},
-                             {"time", p.pose.time},
-                             {"comparable", p.error.comparable},
-                             {"max_position_error", p.error.maxRelative},
-                             {"rms_position_error", p.error.rmsRelative},
-                             {"differing_pixels_percent", p.diff.differingPercent},
-                             {"views", views},
-                             {"images", imagesOf(i)},
-                             {"passed", p.passed},
-                             {"status", verdictName(p.verdict())}});
+        nlohmann::json pose = {{"label", p.pose.label},
+                               {"time", p.pose.time},
+                               {"comparable", p.error.comparable},
+                               {"max_position_error", p.error.maxRelative},
+                               {"rms_position_error", p.error.rmsRelative},
+                               {"pictured", p.pose.pictured},
+                               {"images", imagesOf(i)},
+                               {"passed", p.passed},
+                               {"status", verdictName(p.verdict())}};
+        if (p.pose.pictured) {
+            nlohmann::json views = nlohmann::json::object();
+            for (const ViewResult& v : p.views)
+                views[viewName(v.view)] = {{"differing_pixels_percent", v.diff.differingPercent}};
+            pose["differing_pixels_percent"] = p.diff.differingPercent;
+            pose["views"] = views;
+        }
+        posesJson.push_back(pose);
     }
     nlohmann::json matchJson = nlohmann::json::array();
     for (const MeshMatch& m : attributes.matches)
@@ -140,7 +144,7 @@ std::string html(const ValidateReport& r) {
         h += "<tr><td>" + htmlEscape(p.pose.label) + "</td><td>" + verdict(p.verdict()) + "</td><td>" +
              (p.error.comparable ? number(p.error.maxRelative) : "not comparable") + "</td><td>" +
              (p.error.comparable ? number(p.error.rmsRelative) : "") + "</td><td>" +
-             number(p.diff.differingPercent) + "%</td>";
+             (p.pose.pictured ? number(p.diff.differingPercent) + "%" : "not pictured") + "</td>";
         for (const ViewResult& v : p.views)
             h += "<td>" + number(v.diff.differingPercent) + "%</td>";
         h += "</tr>\n";
@@ -151,6 +155,10 @@ std::string html(const ValidateReport& r) {
     for (size_t i = 0; i < r.poses.size(); ++i) {
         std::string n = std::to_string(i);
         h += "<h2>" + htmlEscape(r.poses[i].pose.label) + " " + verdict(r.poses[i].verdict()) + "</h2>\n";
+        if (!r.poses[i].pose.pictured) {
+            h += "<p>Compared by its positions only (<code>--pictures all</code> draws every pose).</p>\n";
+            continue;
+        }
         if (!r.imagesOf(i)) {
             h += "<p>Passed; its pictures were not written (validate this model alone for them).</p>\n";
             continue;

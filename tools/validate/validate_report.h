@@ -34,7 +34,7 @@ struct PoseResult {
     PoseSpec pose;
     PoseError error;
     Image8 renderA, renderB; // shaded, by the GPU renderer
-    ImageDiff diff;
+    ImageDiff diff;                // of the renders; none for a pose not pictured (PoseSpec)
     std::vector<ViewResult> views;
     bool passed = false;
     bool compared = true; // false: no vertex pair to compare (positions and pixels of nothing)
@@ -53,7 +53,9 @@ struct ValidateReport {
     // False: the report folder holds the pictures of the bind pose and of each pose that failed
     // only (a folder's run writes hundreds of poses; their PNGs cost more than the comparison).
     bool passingPoseImages = true;
-    bool imagesOf(size_t pose) const { return passingPoseImages || pose == 0 || !poses[pose].passed; }
+    bool imagesOf(size_t pose) const {
+        return poses[pose].pose.pictured && (passingPoseImages || pose == 0 || !poses[pose].passed);
+    }
     // Nothing compared: no vertex pair (no mesh holds a vertex), so passing means nothing.
     Verdict verdict() const { return verdictOf(passed, attributes.pairs() > 0); }
 
