@@ -161,6 +161,26 @@ vec4 impostorTile(uint pose, uint tilesPerRow, uint tileRows) {
     return vec4(vec2(float(pose % tilesPerRow), float(pose / tilesPerRow)) * size, size);
 }
 
+// How many of a pixel's `samples` an impostor texel of coverage `alpha` takes: its share, rounded
+// by a 4 x 4 ordered dither, so a patch of one coverage gets that share of its samples on average
+// (alpha to coverage left the far crowd brighter than the true image on lavapipe). With one sample
+// a pixel, the texel is drawn or not: a screen door of the same average. Mirrors impostorSamples()
+// in engine/crowd/impostor_coverage.cpp.
+uint impostorSamples(float alpha, uint samples, uvec2 pixel) {
+    const uint bayer[16] = uint[16](0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+    float dither = (float(bayer[(pixel.y % 4u) * 4u + pixel.x % 4u]) + 0.5) / 16.0;
+    return uint(clamp(floor(alpha * float(samples) + dither), 0.0, float(samples)));
+}
+
+// Which samples those are: a run of `covered` starting at a sample that moves from pixel to pixel,
+// so two impostors of part coverage over one pixel do not both take its first samples (the nearer
+// would hide the farther wholly). Mirrors sampleRun() in engine/crowd/impostor_coverage.cpp.
+uint sampleRun(uint covered, uint samples, uvec2 pixel) {
+    uint all = (1u << samples) - 1u, run = (1u << covered) - 1u;
+    uint first = (pixel.x + 2u * pixel.y) % samples;
+    return ((run << first) | (run >> (samples - first))) & all;
+}
+
 // A model-frame vector turned by an instance's heading about +Y (placeInWorld's turn).
 vec3 turnByHeading(vec3 v, float heading) {
     float c = cos(heading), s = sin(heading);

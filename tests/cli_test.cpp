@@ -1,5 +1,6 @@
 // The horde CLI as users script it: exit codes, the info JSON shape, pose on GPU and CPU.
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "loader.h"
+#include "render/headless.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
+#include "texture/texture.h"
 
 using nlohmann::json;
 
@@ -513,4 +516,63 @@ TEST(Cli, VerboseListsEachClipKeyingAbsentNodes) {
               std::string::npos)
         << verbose.out;
     EXPECT_EQ(verbose.out.find("clip nod"), std::string::npos) << verbose.out;
+}
+
+namespace {
+// A PNG horde wrote, as RGBA8 rows top-down.
+horde::Image8 readPng(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    horde::HeapTextureAllocator allocator;
+    horde::Result<horde::Texture> t = horde::readImage(
+        path.string(), std::as_bytes(std::span(bytes.data(), bytes.size())), allocator);
+    EXPECT_TRUE(t) << path;
+    if (!t) return {};
+    horde::Result<std::vector<uint8_t>> rgba = horde::decodeRgba8(*t);
+    EXPECT_TRUE(rgba);
+    return {t->width, t->height, rgba ? *rgba : std::vector<uint8_t>{}};
+}
+
+double srgbToLinear(double c) {
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+double linearToSrgb(double l) {
+    return l <= 0.0031308 ? 12.92 * l : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055;
+}
+} // namespace
+
+// --supersample 2 is the frame drawn at twice the width and height with each 2 x 2 block
+// averaged in linear light: recomputed here in double precision from the larger frame itself.
+TEST(Cli, SupersampleAveragesTheLargerFrameInLinearLight) {
+    horde::test::TempDir dir("horde_cli");
+    const std::string common = "crowd --headless --count 16 --frames 1 --lod off --cull off --validation";
+    CliRun small = runCli(common + " --width 160 --height 100 --supersample 2 --out " + (dir.path / "s.png").string(),
+                          true);
+    ASSERT_EQ(small.code, 0) << small.out;
+    CliRun large = runCli(common + " --width 320 --height 200 --out " + (dir.path / "l.png").string(), true);
+    ASSERT_EQ(large.code, 0) << large.out;
+    const horde::Image8 s = readPng(dir.path / "s.png"), l = readPng(dir.path / "l.png");
+    ASSERT_EQ(s.width, 160u);
+    ASSERT_EQ(s.height, 100u);
+    ASSERT_EQ(l.width, 320u);
+    int largest = 0;
+    size_t mixed = 0; // pixels whose block holds more than one colour: where averaging shows
+    for (uint32_t y = 0; y < s.height; ++y)
+        for (uint32_t x = 0; x < s.width; ++x) {
+            bool differs = false;
+            for (size_t c = 0; c < 4; ++c) {
+                double sum = 0.0;
+                for (uint32_t by = 0; by < 2; ++by)
+                    for (uint32_t bx = 0; bx < 2; ++bx) {
+                        const uint8_t v = l.rgba[((size_t(2 * y + by) * l.width) + 2 * x + bx) * 4 + c];
+                        sum += c < 3 ? srgbToLinear(v / 255.0) : double(v);
+                        differs = differs || v != l.rgba[((size_t(2 * y) * l.width) + 2 * x) * 4 + c];
+                    }
+                const double want = c < 3 ? 255.0 * linearToSrgb(sum / 4.0) : sum / 4.0;
+                largest = std::max(largest, int(std::lround(std::abs(want - s.rgba[(size_t(y) * s.width + x) * 4 + c]))));
+            }
+            mixed += differs;
+        }
+    EXPECT_LE(largest, 1);
+    EXPECT_GT(mixed, 100u); // the crowd's edges: the test compares averages, not copies
 }

@@ -239,15 +239,38 @@ double frontShare(const Image8& both, const Image8& front, const Image8& back, b
     return overlap ? double(nearer) / double(overlap) : 0.0;
 }
 
+// In the pixels the back one covers whole (it and its four neighbours foreground when drawn alone)
+// and the front one shows in, the share where `both` differs from the back one alone. Drawn in
+// front, the front one takes its coverage's share of such a pixel's samples, and the pixel differs
+// wherever that is a sample or more; drawn behind, it takes none, and no pixel differs.
+double shownInFront(const Image8& both, const Image8& front, const Image8& back, size_t leastOverlap) {
+    size_t overlap = 0, shown = 0;
+    for (uint32_t y = 1; y + 1 < both.height; ++y)
+        for (uint32_t x = 1; x + 1 < both.width; ++x) {
+            if (!test::isForeground(front, x, y) || !test::isForeground(back, x, y)) continue;
+            if (!(test::isForeground(back, x - 1, y) && test::isForeground(back, x + 1, y) &&
+                  test::isForeground(back, x, y - 1) && test::isForeground(back, x, y + 1)))
+                continue;
+            const size_t i = (size_t(y) * both.width + x) * 4;
+            int apart = 0;
+            for (int c = 0; c < 3; ++c) apart = std::max(apart, std::abs(int(both.rgba[i + c]) - int(back.rgba[i + c])));
+            ++overlap;
+            shown += apart > 2 ? 1 : 0;
+        }
+    EXPECT_GE(overlap, leastOverlap) << "the front one overlaps the back one's inside";
+    return overlap ? double(shown) / double(overlap) : 0.0;
+}
+
 // Depth both ways, the eye 200 radii out on +Z, the far monster's sphere 24 px across, the near
 // one on the eye's line to it. A mesh in front of an impostor: with impostors under 30 px, a
 // monster 60 radii from the eye (80 px) is a mesh, and where it overlaps the far one, an
 // impostor, the picture is the mesh's exactly inside it (at its edge, part-covered pixels blend).
-// An impostor in front of a mesh, seen from 60 degrees up: with impostors under 20 px, a copy
-// scaled to a twentieth 14 radii from the eye (about 17 px) is an impostor in front of the far
-// one, now a mesh, and where
-// they overlap the picture is mostly the impostor's (a thin monster a few pixels across is nearly
-// all edge).
+// An impostor in front of a mesh, seen from 60 degrees up with the far one 80 px across: with
+// impostors under 60 px, a copy scaled to a twentieth 14 radii from the eye (about 57 px) is an
+// impostor in front of the far one, now a mesh, and shows over it (shownInFront: the monster's
+// body is a few texels wide, so the filtered atlas covers its pixels in part nearly everywhere,
+// and how much of a pixel it takes varies; whether it takes any does not). The mesh in front,
+// the impostor behind it shows nowhere.
 TEST_F(ImpostorTest, ImpostorsAndMeshesOccludeByDepth) {
     const glm::vec4 sphere = crowdModel_->asset().worldSphere;
     const ViewCamera camera = along(0, sphere, 24.0f);
@@ -262,22 +285,22 @@ TEST_F(ImpostorTest, ImpostorsAndMeshesOccludeByDepth) {
         EXPECT_EQ(back.stats.counts.back().impostors, 1u);
         EXPECT_EQ(frontShare(both.image, front.image, back.image, true, 5), 1.0)
             << "the mesh in front hides the impostor";
+        EXPECT_EQ(shownInFront(both.image, back.image, front.image, 5), 0.0);
     }
     {
         // From 60 degrees up (the atlas's top elevation), where the monster's back and legs show.
         const uint32_t above = 2 * HORDE_IMPOSTOR_AZIMUTHS;
-        const ViewCamera high = along(above, sphere, 24.0f);
+        const ViewCamera high = along(above, sphere, 80.0f);
         const glm::vec3 toEye = glm::normalize(high.eye - glm::vec3(sphere));
         CrowdModel small(device(), *model_, {.scale = 0.05f});
         const CrowdModel* two[] = {&small, crowdModel_.get()};
-        const CrowdSettings s = settings(true, 20.0f / kImpostorPixelsPerErrorPixel);
+        const CrowdSettings s = settings(true, 60.0f / kImpostorPixelsPerErrorPixel);
         const glm::vec3 between = glm::vec3(sphere) * 0.95f + toEye * sphere.w * 186.0f;
         const HeadlessResult both = draw(two, {{bindPose(between)}, {bindPose(far)}}, s, high);
         EXPECT_EQ(both.stats.counts.back().impostors, 1u) << "the small near one; the far one is a mesh";
         const HeadlessResult front = draw(two, {{bindPose(between)}, {}}, s, high);
         const HeadlessResult back = draw(two, {{}, {bindPose(far)}}, s, high);
         EXPECT_EQ(back.stats.counts.back().impostors, 0u);
-        EXPECT_GE(frontShare(both.image, front.image, back.image, false, 4), 0.6)
-            << "the impostor in front hides the mesh";
+        EXPECT_GE(shownInFront(both.image, front.image, back.image, 50), 0.5) << "the impostor in front of the mesh";
     }
 }

@@ -99,8 +99,11 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     impostor.fragment = spirv::impostor_frag();
     impostor.push = pushBlock<gpu::ImpostorPush>();
     impostor.setLayout = info.impostors;
-    // Coverage as alpha becomes samples: thin limbs keep their share of a pixel, in any order.
-    impostor.alphaToCoverage = info.samples != VK_SAMPLE_COUNT_1_BIT;
+    // Coverage becomes that share of the samples (impostor.frag's sample mask): the shader needs
+    // their number. VkSampleCountFlagBits values are the counts.
+    const uint32_t samples = uint32_t(info.samples);
+    const VkSpecializationInfo sampleCount{1, kEntries, sizeof(samples), &samples};
+    impostor.specialization = &sampleCount;
     p.impostor = createGraphicsPipeline(device, impostor, "impostor");
     return p;
 }

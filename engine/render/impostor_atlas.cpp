@@ -235,7 +235,7 @@ void buildMips(VkCommandBuffer cmd, const Image& image) {
 
 ImpostorAtlases::ImpostorAtlases(Device& device)
     : device_(device),
-      sampler_(device, "impostor atlas", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_FILTER_NEAREST) {
+      sampler_(device, "impostor atlas", VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_FILTER_LINEAR) {
     VkDescriptorSetLayoutBinding bindings[2] = {};
     for (uint32_t b = 0; b < 2; ++b) {
         bindings[b].binding = b;

@@ -140,7 +140,6 @@ Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& p, s
     VkPipelineMultisampleStateCreateInfo multisample{
         VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     multisample.rasterizationSamples = p.samples;
-    multisample.alphaToCoverageEnable = p.alphaToCoverage ? VK_TRUE : VK_FALSE;
     VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     depth.depthTestEnable = VK_TRUE;
     depth.depthWriteEnable = p.blend ? VK_FALSE : VK_TRUE;

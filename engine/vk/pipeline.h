@@ -65,7 +65,6 @@ struct GraphicsPipelineInfo {
     const VkSpecializationInfo* specialization = nullptr; // for both stages
     bool blend = false; // alpha blending over what is drawn, depth tested but not written
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT; // of the attachments drawn into
-    bool alphaToCoverage = false;                          // the fragment's alpha picks the samples it covers
     VkFormat secondColorFormat = VK_FORMAT_UNDEFINED;      // a second colour attachment (the impostor bake's)
 };
 // Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.

@@ -1,0 +1,18 @@
+#pragma once
+// How an impostor's coverage becomes samples of a pixel, as impostor.frag writes its sample mask
+// (impostorSamples, sampleRun in shaders/common.glsl): the CPU side of the same rule, for tests to
+// work cases out against.
+#include <cstdint>
+
+#include <glm/vec2.hpp>
+
+namespace horde {
+
+// Samples of `samples` (1, 2, 4 or 8) a texel of coverage `alpha` takes at `pixel`: alpha x samples
+// rounded by a 4 x 4 ordered dither, so that over any 4 x 4 block of one coverage the mean is
+// within 1/32 of a sample of the exact share.
+uint32_t impostorSamples(float alpha, uint32_t samples, glm::uvec2 pixel);
+// The sample mask: `covered` consecutive samples from one that moves with the pixel, wrapping.
+uint32_t sampleRun(uint32_t covered, uint32_t samples, glm::uvec2 pixel);
+
+} // namespace horde
