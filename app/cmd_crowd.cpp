@@ -237,7 +237,7 @@ Command addCrowdCommand(CLI::App& app) {
     cmd->add_option("--height", args->height, "image height")->check(CLI::Range(16u, 8192u));
     cmd->add_option("--supersample", args->supersample,
                     "headless: draw at K times the width and height and average each K x K block into a pixel "
-                    "(in linear light, as MSAA resolves): with --msaa 4, K 4 gives 64 samples a pixel, a reference "
+                    "(in linear light): with --msaa 4, K 4 gives 64 samples a pixel, a reference "
                     "picture; LOD and culling judge pixels at the drawn size")
         ->check(CLI::Range(1u, 8u));
     cmd->add_flag("--headless", args->headless, "render offscreen even when a display exists");

@@ -9,8 +9,9 @@
 namespace horde {
 
 // `image` (sRGB-encoded RGBA8, as kOffscreenColorFormat reads back) with each `factor` x `factor`
-// block averaged in linear light, as a multisample resolve averages its samples; alpha averaged as
-// it is. The width and height must be multiples of `factor`.
+// block averaged in linear light (decoded, averaged, encoded again: lavapipe's own multisample
+// resolve averages the encoded values, which darkens part-covered edges); alpha averaged as it is.
+// The width and height must be multiples of `factor`.
 Image8 averageBlocks(const Image8& image, uint32_t factor);
 
 } // namespace horde
