@@ -125,9 +125,6 @@ int runHeadless(CrowdArgs& a) {
         float aspect = float(a.width) / float(a.height);
         const ViewCamera view = orbitView(crowdCamera(scene, aspect, drawnHeight), aspect,
                                           scene.worldBounds().radius(), drawnHeight);
-        auto picture = [&a](const Image8& drawn) {
-            return a.supersample == 1 ? drawn : averageBlocks(drawn, a.supersample);
-        };
         HeadlessOptions options;
         options.width = drawnWidth;
         options.height = drawnHeight;
@@ -145,11 +142,16 @@ int runHeadless(CrowdArgs& a) {
             }
             video = std::move(*opened);
             options.onFrame = [&](const Image8& frame) {
-                if (videoStatus) videoStatus = video->add(picture(frame).rgba);
+                if (!videoStatus) return;
+                if (a.supersample == 1)
+                    videoStatus = video->add(frame.rgba);
+                else
+                    videoStatus = video->add(averageBlocks(frame, a.supersample).rgba);
             };
         }
         HeadlessResult result = renderHeadless(*session.device, scene, view, options);
-        const Image8 image = picture(result.image);
+        const Image8 averaged = a.supersample == 1 ? Image8{} : averageBlocks(result.image, a.supersample);
+        const Image8& image = a.supersample == 1 ? result.image : averaged;
         if (video) {
             if (videoStatus) videoStatus = video->finish();
             if (!videoStatus) {
