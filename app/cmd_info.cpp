@@ -148,6 +148,7 @@ struct MeshChain {
 std::vector<MeshChain> lodChains(const Model& model) {
     std::vector<MeshChain> out;
     const std::vector<std::vector<glm::vec3>> rest = restPoseVertices(model);
+    std::vector<LodChain> chains = buildLodChains(model, rest, {.maxLevels = HORDE_MAX_LEVELS});
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         glm::vec3 lo(INFINITY), hi(-INFINITY);
         for (const glm::vec3& p : rest[m]) {
@@ -155,8 +156,7 @@ std::vector<MeshChain> lodChains(const Model& model) {
             hi = glm::max(hi, p);
         }
         const float radius = rest[m].empty() ? 0.0f : 0.5f * glm::length(hi - lo);
-        out.push_back({&model.meshes[m], buildLodChain(model.meshes[m], rest[m], {.maxLevels = HORDE_MAX_LEVELS}),
-                       radius});
+        out.push_back({&model.meshes[m], std::move(chains[m]), radius});
     }
     return out;
 }

@@ -275,13 +275,70 @@ double bruteForceError(const Mesh& mesh, const LodChain& chain, size_t level) {
     return farthest;
 }
 
-// Each simplified level's error is the larger of the finer level's and its own brute-force one.
-void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel) {
+// What the level's shading loses, by brute force over every pair: the summed share (a third of
+// each source triangle's area) of every source vertex no level triangle uses for which no level
+// triangle within `within` (or, if none is, no nearest one) has, at the vertex's projection (its
+// barycentric weights from the normal equations, negative ones set to zero), an interpolated
+// normal within `maxAngle` of the vertex's.
+double bruteForceTurnedArea(const Mesh& mesh, const LodChain& chain, size_t level, double within, double maxAngle) {
+    const MeshArrays& a = mesh.arrays();
+    auto position = [&](uint32_t v) { return glm::dvec3(a.positions[v]); };
+    std::vector<Triangle> targets;
+    std::vector<bool> kept(mesh.vertexCount(), false);
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        for (const Triangle& t : levelTriangles(chain, level, s)) {
+            targets.push_back(t);
+            for (uint32_t v : t) kept[v] = true;
+        }
+    std::vector<double> share(mesh.vertexCount(), 0.0);
+    std::vector<bool> used(mesh.vertexCount(), false);
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        for (const Triangle& t : sourceTriangles(mesh, s)) {
+            const double third = glm::length(glm::cross(position(t[1]) - position(t[0]), position(t[2]) - position(t[0]))) / 6.0;
+            for (uint32_t v : t) share[v] += third, used[v] = true;
+        }
+    auto normalAt = [&](const Triangle& t, glm::dvec3 p) {
+        const glm::dvec3 u = position(t[1]) - position(t[0]), v = position(t[2]) - position(t[0]), w = p - position(t[0]);
+        const double uu = glm::dot(u, u), uv = glm::dot(u, v), vv = glm::dot(v, v), det = uu * vv - uv * uv;
+        glm::dvec3 weights(1.0);
+        if (det > 0.0) {
+            const double s = (vv * glm::dot(w, u) - uv * glm::dot(w, v)) / det;
+            const double r = (uu * glm::dot(w, v) - uv * glm::dot(w, u)) / det;
+            weights = glm::max(glm::dvec3(1.0 - s - r, s, r), glm::dvec3(0.0));
+        }
+        return weights.x * glm::dvec3(a.normals[t[0]]) + weights.y * glm::dvec3(a.normals[t[1]]) +
+               weights.z * glm::dvec3(a.normals[t[2]]);
+    };
+    double area = 0.0;
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v) {
+        const glm::dvec3 n(a.normals[v]), p = position(v);
+        if (!used[v] || kept[v] || !(glm::length(n) > 0.0)) continue;
+        std::vector<double> distances;
+        for (const Triangle& t : targets)
+            distances.push_back(referenceDistance(p, position(t[0]), position(t[1]), position(t[2])));
+        const double reach = std::max(within, *std::min_element(distances.begin(), distances.end()));
+        bool alike = false;
+        for (size_t t = 0; t < targets.size(); ++t) {
+            const glm::dvec3 m = normalAt(targets[t], p);
+            alike |= distances[t] <= reach && glm::length(m) > 0.0 &&
+                     glm::dot(n, m) >= std::cos(maxAngle) * glm::length(n) * glm::length(m);
+        }
+        if (!alike) area += share[v];
+    }
+    return area;
+}
+
+// Each simplified level's error is the larger of the finer level's, its own brute-force distance,
+// and the side of the square of `options.turnedPixels` square pixels per square unit that covers
+// what its shading loses (measured within the larger of the first two).
+void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel, const LodOptions& options) {
     const double tolerance = 1e-5 * std::max(1.0, double(glm::length(mesh.bounds.max - mesh.bounds.min)));
-    for (size_t k = std::max<size_t>(fromLevel, 1); k < chain.levels.size(); ++k)
-        EXPECT_NEAR(chain.levels[k].error,
-                    std::max(double(chain.levels[k - 1].error), bruteForceError(mesh, chain, k)), tolerance)
+    for (size_t k = std::max<size_t>(fromLevel, 1); k < chain.levels.size(); ++k) {
+        const double distance = std::max(double(chain.levels[k - 1].error), bruteForceError(mesh, chain, k));
+        const double turned = bruteForceTurnedArea(mesh, chain, k, distance, glm::radians(double(options.turnAngle)));
+        EXPECT_NEAR(chain.levels[k].error, std::max(distance, std::sqrt(turned / options.turnedPixels)), tolerance)
             << "level " << k;
+    }
 }
 
 } // namespace horde::test

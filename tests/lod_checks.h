@@ -57,8 +57,9 @@ size_t expectNoTears(const Model& model, const LodChain& chain);
 // point of the source surface (a vertex, an edge's midpoint, a triangle's centroid) to the nearest
 // of the level's triangles.
 double bruteForceError(const Mesh& mesh, const LodChain& chain, size_t level);
-// Each simplified level's error (from `fromLevel` on) is the larger of the finer level's and its
-// own brute-force one.
-void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel = 1);
+// Each simplified level's error (from `fromLevel` on) is the larger of the finer level's, its own
+// brute-force distance and the brute-force size of what its shading loses (`options` as built).
+void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel = 1,
+                          const LodOptions& options = {});
 
 } // namespace horde::test

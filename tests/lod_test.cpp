@@ -427,6 +427,48 @@ TEST(LodError, IsTheHeightOfABumpTheLevelFlattens) {
     EXPECT_EQ(SourceSurface(s.positions, {}).farthestFrom(flat, 0.5f), 0.5f) << "no source surface";
 }
 
+TEST(LodError, ANormalTheLevelTurnsCostsItsShareOfTheSurface) {
+    // A flat 8 x 8 sheet facing +z whose centre vertex leans 30 degrees; the level is the sheet's
+    // two corner triangles, so inside them every normal is +z. The centre's share of the surface
+    // is a third of its six triangles of area 0.5: 1.
+    Surface s = flatGrid(9);
+    std::vector<glm::vec3> normals(s.positions.size(), glm::vec3(0, 0, 1));
+    const uint32_t centre = 4 * 9 + 4;
+    normals[centre] = glm::vec3(0.5f, 0.0f, std::sqrt(0.75f));
+    const std::vector<uint32_t> flat = {0, 8, 80, 0, 80, 72};
+    {
+        const SourceSurface source(s.positions, s.indices);
+        EXPECT_NEAR(source.turnedArea(flat, normals, 0.0f, glm::radians(10.0f)), 1.0, 1e-9);
+        EXPECT_EQ(source.turnedArea(flat, normals, 0.0f, glm::radians(45.0f)), 0.0) << "within the angle";
+        EXPECT_EQ(source.turnedArea(s.indices, normals, 0.0f, glm::radians(10.0f)), 0.0) << "the source itself";
+        EXPECT_EQ(source.turnedArea(flat, std::span(normals).first(3), 0.0f, 0.1f), 0.0) << "normals that do not fit";
+        EXPECT_EQ(source.turnedArea({}, normals, 0.0f, 0.1f), std::numeric_limits<double>::infinity());
+        EXPECT_GT(source.turnedArea(flat, normals, 0.0f, glm::radians(10.0f), 0.5), 0.5) << "past enough";
+    }
+    // A second sheet 0.25 above, facing -z (the inside of a thin fold), drawn by a level of its
+    // corners lifted to 0.6: each of its vertices is nearer the first sheet's level (0.25) than its
+    // own (0.35), whose normals face the other way. Within 0.4 its own level stands for it, and
+    // only the leaning centre counts; within nothing, the nearest does, and all of the second
+    // sheet (area 64, its corners dropped too) counts as well.
+    Surface two = s;
+    const uint32_t second = uint32_t(two.positions.size());
+    for (glm::vec3 p : s.positions) {
+        two.positions.push_back(p + glm::vec3(0, 0, 0.25f));
+        normals.push_back(glm::vec3(0, 0, -1));
+    }
+    for (uint32_t i : s.indices) two.indices.push_back(second + i);
+    const uint32_t lifted = uint32_t(two.positions.size());
+    for (uint32_t corner : {0u, 8u, 80u, 72u}) {
+        two.positions.push_back(s.positions[corner] + glm::vec3(0, 0, 0.6f));
+        normals.push_back(glm::vec3(0, 0, -1));
+    }
+    std::vector<uint32_t> level = flat;
+    level.insert(level.end(), {lifted, lifted + 1, lifted + 2, lifted, lifted + 2, lifted + 3});
+    const SourceSurface folded(two.positions, two.indices);
+    EXPECT_NEAR(folded.turnedArea(level, normals, 0.4f, glm::radians(10.0f)), 1.0, 1e-9);
+    EXPECT_NEAR(folded.turnedArea(level, normals, 0.0f, glm::radians(10.0f)), 65.0, 1e-9);
+}
+
 TEST(LodError, CountsALegTheLevelDropsByItsLength) {
     Surface s = flatGrid(9);
     const std::vector<uint32_t> body = s.indices;

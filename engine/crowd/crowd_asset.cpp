@@ -123,13 +123,13 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
     asset.worldSphere = glm::vec4(glm::vec3(asset.axesToWorld * glm::vec4(asset.motion.sphere.center, 1.0f)),
                                   asset.motion.sphere.radius * largestScale(asset.axesToWorld));
     // Levels are simplified where the rest pose draws each mesh (model/lod.h).
-    const std::vector<std::vector<glm::vec3>> rest = options.crowd ? restPoseVertices(model)
-                                                                   : std::vector<std::vector<glm::vec3>>{};
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const Mesh& mesh = model.meshes[m];
-        addMesh(asset, mesh, options.crowd ? buildLodChain(mesh, rest[m], options.lod) : sourceOnly(mesh),
-                options.scale);
-    }
+    std::vector<LodChain> chains;
+    if (options.crowd)
+        chains = buildLodChains(model, restPoseVertices(model), options.lod);
+    else
+        for (const Mesh& mesh : model.meshes) chains.push_back(sourceOnly(mesh));
+    for (size_t m = 0; m < model.meshes.size(); ++m)
+        addMesh(asset, model.meshes[m], std::move(chains[m]), options.scale);
     asset.clipSpeed = asset.motion.clipSpeed;
     for (float& speed : asset.clipSpeed)
         speed *= options.scale;

@@ -9,6 +9,7 @@
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include <meshoptimizer.h>
 
@@ -204,10 +205,27 @@ std::vector<uint32_t> emptiedPieces(const SplitMesh& split, std::span<const uint
     return out;
 }
 
+// A level's error (LodLevel::error).
+struct LevelError {
+    const SourceSurface& surface;
+    std::span<const glm::vec3> normals; // the mesh's own: the rotations and scales that place a mesh keep
+                                        // the angles between them
+    float turnAngle;                    // radians
+    float turnedPixels;
+
+    float of(std::span<const uint32_t> level, float atLeast, float enough) const {
+        const float distance = surface.farthestFrom(level, atLeast, enough);
+        if (distance > enough || !(turnedPixels > 0.0f)) return distance;
+        const double area = surface.turnedArea(level, normals, distance, turnAngle,
+                                               double(enough) * enough * turnedPixels);
+        return std::max(distance, float(std::sqrt(area / turnedPixels)));
+    }
+};
+
 // `kept` (triangles of the split mesh) as a level simplified from `from`, its error measured (or,
 // once that passes `enough`, some error above it).
 Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draft& from,
-              const SourceSurface& source, float enough) {
+              const LevelError& source, float enough) {
     Draft out;
     out.submeshes.resize(from.submeshes.size());
     // A triangle's corners are copies of one region, so the first names its submesh.
@@ -221,7 +239,7 @@ Draft draftOf(const SplitMesh& split, std::span<const uint32_t> kept, const Draf
         if (out.submeshes[s].empty()) out.submeshes[s] = from.submeshes[s];
     // A level never claims less error than the finer one: the cull pass then picks coarser levels
     // only farther away.
-    out.error = source.farthestFrom(allTriangles(out), from.error, enough);
+    out.error = source.of(allTriangles(out), from.error, enough);
     return out;
 }
 
@@ -243,7 +261,7 @@ struct From {
 // Level `from` simplified towards `targetTriangles` into `out`, its error measured against the
 // source surface (once it passes `enough`, some error above that: a level the caller will not
 // take); false when it cannot be (no triangles, a position that is not finite, or no extent).
-bool simplify(const Mesh& mesh, std::span<const glm::vec3> positions, const SourceSurface& source,
+bool simplify(const Mesh& mesh, std::span<const glm::vec3> positions, const LevelError& source,
               const From& start, Stage stage, Method method, uint32_t targetTriangles, float enough, Draft& out) {
     const Draft& from = start.level;
     SplitMesh split = splitByRegion(mesh, positions, from, stage.boneRegions, start.weld);
@@ -292,7 +310,9 @@ float radiusOf(std::span<const glm::vec3> positions, std::span<const uint32_t> t
 std::vector<Draft> draftChain(const Mesh& mesh, std::span<const glm::vec3> positions, const LodOptions& options) {
     std::vector<Draft> chain{sourceLevel(mesh)};
     const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
-    const SourceSurface source(positions, sourceTriangles);
+    const SourceSurface surface(positions, sourceTriangles);
+    const LevelError source{surface, mesh.arrays().normals, glm::radians(options.turnAngle),
+                            float(double(options.turnedPixels) * std::clamp(options.share, 0.0, 1.0))};
     const std::vector<uint32_t> pieces = piecesOf(positions, sourceTriangles);
     const float clusterErrorLimit = options.clusterError * radiusOf(positions, sourceTriangles);
     const float sourceCount = float(triangleCount(chain[0]));
@@ -451,6 +471,31 @@ LodChain buildLodChain(const Mesh& mesh, std::span<const glm::vec3> positions, c
         for (size_t s = 0; s < level.submeshes.size(); ++s)
             level.submeshes[s].material = mesh.submeshes[s].material;
     return chain;
+}
+
+std::vector<LodChain> buildLodChains(const Model& model, std::span<const std::vector<glm::vec3>> positions,
+                                     LodOptions options) {
+    std::vector<double> areas;
+    double total = 0.0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const MeshArrays& a = model.meshes[m].arrays();
+        const std::vector<glm::vec3>& p = positions[m];
+        double area = 0.0;
+        for (const Submesh& s : model.meshes[m].submeshes)
+            for (uint32_t i = 0; i + 3 <= s.indexCount; i += 3) {
+                const glm::dvec3 x(p[a.index(s.firstIndex + i)]), y(p[a.index(s.firstIndex + i + 1)]),
+                    z(p[a.index(s.firstIndex + i + 2)]);
+                area += 0.5 * glm::length(glm::cross(y - x, z - x));
+            }
+        areas.push_back(std::isfinite(area) ? area : 0.0);
+        total += areas.back();
+    }
+    std::vector<LodChain> chains;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        options.share = total > 0.0 ? areas[m] / total : 1.0;
+        chains.push_back(buildLodChain(model.meshes[m], positions[m], options));
+    }
+    return chains;
 }
 
 } // namespace horde

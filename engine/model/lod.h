@@ -12,11 +12,13 @@
 namespace horde {
 
 struct LodLevel {
-    float error = 0.0f;             // geometric error in the units the mesh is drawn in: the largest distance from
-                                    // a point of the source surface (a vertex, an edge's midpoint, a
-                                    // triangle's centroid) to this level's triangles, or the finer
-                                    // level's error where that is larger (0 for level 0); so a part
-                                    // that shrinks or vanishes costs its size, and errors never decrease
+    float error = 0.0f;             // in the units the mesh is drawn in: the largest distance from a
+                                    // point of the source surface (a vertex, an edge's midpoint, a
+                                    // triangle's centroid) to this level's triangles, or the size of the
+                                    // surface whose shading it turns (LodOptions::turnedPixels), or the
+                                    // finer level's error, whichever is largest (0 for level 0); so a
+                                    // part that shrinks or vanishes costs its size, a coarser shading
+                                    // its area, and errors never decrease
     uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
     bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
                                     // within submeshes only (see buildLodChain); false for level 0
@@ -48,6 +50,14 @@ struct LodOptions {
     float clusterError = 0.25f; // below a tenth of the source's triangles, a clustered level ends the
                                 // chain unless its error is at most this fraction of the mesh's
                                 // radius (see buildLodChain)
+    // A level's error is also the side of a square that holds, at `turnedPixels` square pixels per
+    // square pixel of error, the source surface whose normals the level turns by more than
+    // `turnAngle` degrees (0: not counted), so that at the pixel error an instance shades at most
+    // about that many pixels differently. A model's meshes share it by area (`share`: this mesh's
+    // part of the model's surface; buildLodChains).
+    float turnAngle = 10.0f;
+    float turnedPixels = 1024.0f;
+    double share = 1.0;
 };
 
 // Level k+1 is simplified from level k's triangles, so each level uses a subset of the vertices of
@@ -79,5 +89,10 @@ struct LodOptions {
 // Safe for any mesh that passes validateModel (non-finite positions, a zero extent or no
 // triangles give level 0 alone). Deterministic. A submesh's trailing partial triangle is left out.
 LodChain buildLodChain(const Mesh& mesh, std::span<const glm::vec3> positions, const LodOptions& options = {});
+
+// Every mesh's chain, each drawn where `positions` (per mesh) say, sharing the model's turned
+// shading by area (LodOptions::share).
+std::vector<LodChain> buildLodChains(const Model& model, std::span<const std::vector<glm::vec3>> positions,
+                                     LodOptions options = {});
 
 } // namespace horde

@@ -80,6 +80,18 @@ public:
         const Triangle& triangle = triangles_[t];
         return !(triangle.area && planeDistance2(p, triangle) > bound2) && distance2(p, triangle) <= bound2;
     }
+    const Triangle& operator[](uint32_t t) const { return triangles_[t]; }
+    // Calls f(t) for each triangle within `radius` of p (some more than once).
+    template <class F> void forEachWithin(glm::vec3 p, float radius, F&& f) const {
+        const glm::ivec3 from = cellOf(p - radius), to = cellOf(p + radius);
+        for (int x = from.x; x <= to.x; ++x)
+            for (int y = from.y; y <= to.y; ++y)
+                for (int z = from.z; z <= to.z; ++z) {
+                    const size_t c = (size_t(x) * dims_.y + y) * dims_.z + z;
+                    for (uint32_t i = start_[c]; i < start_[c + 1]; ++i)
+                        if (within(p, items_[i], radius * radius)) f(items_[i]);
+                }
+    }
 
 private:
     glm::ivec3 cellOf(glm::vec3 p) const;
@@ -237,6 +249,28 @@ private:
     std::vector<uint32_t> triangles_; // triangle indices, vertex after vertex
 };
 
+std::vector<Triangle> trianglesOf(std::span<const glm::vec3> positions, std::span<const uint32_t> level) {
+    std::vector<Triangle> triangles;
+    triangles.reserve(level.size() / 3);
+    for (size_t i = 0; i < level.size(); i += 3) {
+        const uint32_t* t = &level[i];
+        triangles.push_back(triangleOf(positions[t[0]], positions[t[1]], positions[t[2]]));
+    }
+    return triangles;
+}
+
+// The triangle's normal at p: its corners' `normals` weighted by p's barycentric weights, negative
+// ones set to zero (equal weights without area); not normalized.
+glm::vec3 interpolatedNormal(const Triangle& t, const uint32_t* corners, std::span<const glm::vec3> normals,
+                             glm::vec3 p) {
+    glm::vec3 w(1.0f);
+    if (t.area) {
+        const float wb = glm::dot(p - t.a, t.toB), wc = glm::dot(p - t.a, t.toC);
+        w = glm::max(glm::vec3(1.0f - wb - wc, wb, wc), glm::vec3(0.0f));
+    }
+    return w.x * normals[corners[0]] + w.y * normals[corners[1]] + w.z * normals[corners[2]];
+}
+
 } // namespace
 
 std::span<const uint32_t> SourceSurface::neighbours(uint32_t v) const {
@@ -266,6 +300,12 @@ SourceSurface::SourceSurface(std::span<const glm::vec3> positions, std::span<con
     neighbours_.resize(edges_.size());
     std::vector<uint32_t> fill(firstNeighbour_.begin(), firstNeighbour_.end() - 1);
     for (size_t i = 0; i < edges_.size(); ++i) neighbours_[fill[edges_[i]]++] = edges_[i ^ 1];
+    shares_.assign(positions.size(), 0.0);
+    for (size_t i = 0; i < triangles_.size(); i += 3) {
+        const glm::dvec3 a(positions_[triangles_[i]]), b(positions_[triangles_[i + 1]]), c(positions_[triangles_[i + 2]]);
+        const double third = glm::length(glm::cross(b - a, c - a)) / 6.0;
+        for (size_t k = 0; k < 3; ++k) shares_[triangles_[i + k]] += third;
+    }
 }
 
 float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast, float enough) const {
@@ -273,13 +313,7 @@ float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast
     if (triangles_.empty()) return atLeast;
     level = level.first(level.size() / 3 * 3);
     if (level.empty()) return std::numeric_limits<float>::infinity();
-    std::vector<Triangle> triangles;
-    triangles.reserve(level.size() / 3);
-    for (size_t i = 0; i < level.size(); i += 3) {
-        const uint32_t* t = &level[i];
-        triangles.push_back(triangleOf(positions_[t[0]], positions_[t[1]], positions_[t[2]]));
-    }
-    TriangleGrid grid(std::move(triangles));
+    TriangleGrid grid(trianglesOf(positions_, level));
     const LevelFans fans(positions_.size(), level);
 
     float bound2 = atLeast * atLeast;
@@ -319,6 +353,41 @@ float SourceSurface::farthestFrom(std::span<const uint32_t> level, float atLeast
         if (bound2 > enough2) return std::sqrt(bound2);
     }
     return std::max(atLeast, std::sqrt(bound2));
+}
+
+double SourceSurface::turnedArea(std::span<const uint32_t> level, std::span<const glm::vec3> normals, float within,
+                                 float maxAngle, double enough) const {
+    if (triangles_.empty() || normals.size() != positions_.size()) return 0.0;
+    level = level.first(level.size() / 3 * 3);
+    if (level.empty()) return std::numeric_limits<double>::infinity();
+    TriangleGrid grid(trianglesOf(positions_, level));
+    const LevelFans fans(positions_.size(), level);
+    const float cosLimit = std::cos(maxAngle);
+    double area = 0.0;
+    uint32_t hint = 0;
+    for (uint32_t v : vertices_) {
+        const glm::vec3 p = positions_[v], n = normals[v];
+        const float length = glm::length(n);
+        if (fans.keeps(v) || shares_[v] == 0.0 || !(length > 0.0f) || !std::isfinite(length)) continue;
+        const TriangleGrid::Hit nearest = grid.nearest(p, within * within, hint);
+        hint = nearest.triangle;
+        auto like = [&](uint32_t t) {
+            const glm::vec3 m = interpolatedNormal(grid[t], &level[size_t(t) * 3], normals, p);
+            const float mLength = glm::length(m);
+            return mLength > 0.0f && glm::dot(n, m) >= cosLimit * length * mLength;
+        };
+        // The level triangles around the vertex's neighbours most often stand for it; the grid
+        // finds the rest.
+        const float reach = std::max(std::sqrt(nearest.distance2), within);
+        bool alike = like(nearest.triangle);
+        for (uint32_t u : neighbours(v))
+            for (uint32_t t : fans.of(u))
+                alike = alike || (grid.within(p, t, reach * reach) && like(t));
+        if (!alike) grid.forEachWithin(p, reach, [&](uint32_t t) { alike = alike || like(t); });
+        if (!alike) area += shares_[v];
+        if (area > enough) return area;
+    }
+    return area;
 }
 
 } // namespace horde

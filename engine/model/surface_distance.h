@@ -34,6 +34,20 @@ public:
     float farthestFrom(std::span<const uint32_t> level, float atLeast = 0.0f,
                        float enough = std::numeric_limits<float>::infinity()) const;
 
+    // How much of the source surface the level shades differently: the summed share (a third of
+    // each source triangle around it) of every source vertex the level drops whose own normal
+    // (`normals`, one per position) is more than `maxAngle` radians from the level's normal at
+    // the vertex. A level vertex keeps its source normal, but inside a level triangle the corners'
+    // normals are interpolated (barycentric weights of the vertex's projection, negative ones set
+    // to zero, then normalized) where the source had the vertex's own, and the light follows
+    // them. Of the level triangles within `within` of the vertex (the level's distance error: any
+    // of them may stand for it, as on either side of a thin fold or a crease), or the nearest if
+    // none is, the one whose normal is nearest the vertex's counts. A vertex whose normal has no
+    // length costs nothing. Exact for these rules; returns as soon as the area passes `enough`.
+    // 0 for `normals` of the wrong size; infinity for an empty level under a non-empty source.
+    double turnedArea(std::span<const uint32_t> level, std::span<const glm::vec3> normals, float within,
+                      float maxAngle, double enough = std::numeric_limits<double>::infinity()) const;
+
   private:
     std::span<const uint32_t> neighbours(uint32_t v) const;
 
@@ -43,6 +57,7 @@ public:
     std::vector<uint32_t> edges_;     // each edge of the triangles, once, as a pair of vertices
     std::vector<uint32_t> firstNeighbour_; // per vertex + 1: where its neighbours begin
     std::vector<uint32_t> neighbours_;     // the vertices each shares an edge with, vertex after vertex
+    std::vector<double> shares_;           // per vertex: a third of the area of each triangle around it
 };
 
 } // namespace horde
