@@ -46,8 +46,9 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
     size_t keyless = 0;
     for (auto [c, other] : clips.pairs) {
         const Clip& clip = a.clips[c];
+        const Clip& clipB = b.clips[size_t(other)];
         // Two clips that key nothing pose as the bind pose at every time: compared there already.
-        if (clip.channels.empty() && b.clips[size_t(other)].channels.empty()) {
+        if (clip.channels.empty() && clip.morphs.empty() && clipB.channels.empty() && clipB.morphs.empty()) {
             ++keyless;
             continue;
         }
@@ -66,6 +67,7 @@ Result<std::vector<PoseSpec>> poses(const Model& a, const Model& b, const Valida
                               " keying nothing on both sides, compared as the bind pose";
     clips.check.compared = !clips.pairs.empty(); // no clip on either side (or none in common): nothing
     checks.push_back(clips.check);
+    checks.push_back(compareMorphWeights(a, b, clips.pairs));
     choosePictured(out, args.pictures);
     return out;
 }

@@ -189,6 +189,29 @@ TEST(Weld, JoinsCornersThatADrawnLevelMayInterchange) {
     EXPECT_EQ(weldVertices(mesh, std::vector<uint32_t>{0, 1}, true)[1], 0u) << "-0 and +0 are one position";
 }
 
+TEST(Weld, KeepsApartCornersThatMorphTargetsMoveApart) {
+    // Three corners alike in every attribute (closed lips); a target opens vertex 1 away from the
+    // others, and turns vertex 2's normal where vertex 0's stays.
+    HeapMeshAllocator heap;
+    MeshLayout layout;
+    layout.vertexCount = 3;
+    layout.morphTargets = 1;
+    layout.morphNormals = true;
+    Mesh mesh;
+    mesh.storage = heap.allocate(layout, "lips");
+    mesh.morphWeights = {0.0f};
+    MeshArrays& a = mesh.arrays();
+    for (uint32_t v = 0; v < 3; ++v) {
+        a.positions[v] = glm::vec3(1, 2, 3);
+        a.normals[v] = glm::vec3(0, 0, 1);
+    }
+    a.morphPositions[1] = glm::vec3(0, -0.5f, 0);
+    a.morphNormals[2] = glm::vec3(0, 0.3f, 0);
+    const std::vector<uint32_t> used = {0, 1, 2};
+    EXPECT_EQ(weldVertices(mesh, used, true), (std::vector<uint32_t>{0, 1, 2}));
+    EXPECT_EQ(weldVertices(mesh, used, false), (std::vector<uint32_t>{0, 1, 0})) << "normals aside without creases";
+}
+
 TEST(LodSoup, ACubeWrittenAsATriangleSoupReachesItsTwelveTriangles) {
     // Unwelded, every corner is a vertex of its own and the simplifier finds no edge to collapse:
     // the chain stayed at level 0. Welded, each face is a flat grid whose edges are seams (corners

@@ -22,6 +22,8 @@ Mesh tinyMesh(MeshAllocator& allocator) {
     layout.tangents = true;
     layout.uvSets = 2;
     layout.skinned = true;
+    layout.morphTargets = 2;
+    layout.morphNormals = true;
     Mesh mesh;
     mesh.name = "tiny";
     mesh.node = 3;
@@ -37,7 +39,13 @@ Mesh tinyMesh(MeshAllocator& allocator) {
         a.uv1[v] = glm::vec2(2, f);
         a.joints[v] = glm::u16vec4(uint16_t(v), 0, 0, 0);
         a.weights[v] = glm::vec4(1, 0, 0, 0);
+        for (uint32_t t = 0; t < 2; ++t) {
+            a.morphPositions[t * 10 + v] = glm::vec3(0, 0, 100.0f * float(t + 1) + f);
+            a.morphNormals[t * 10 + v] = glm::vec3(0, -f, float(t));
+        }
     }
+    mesh.morphWeights = {0.5f, 0.25f};
+    mesh.morphNames = {"blink", "smile"};
     const uint32_t indices[18] = {0, 1, 2, 0, 2, 3, 3, 2, 4, // submesh "a"
                                   6, 5, 4, 6, 4, 7, 8, 8, 6}; // submesh "b"
     for (uint32_t i = 0; i < 18; ++i) a.setIndex(i, indices[i]);
@@ -114,7 +122,13 @@ TEST(Split, TinyMeshGivesTheHandComputedParts) {
             EXPECT_EQ(a.joints[v], glm::u16vec4(uint16_t(e.sources[v]), 0, 0, 0));
             EXPECT_EQ(a.weights[v], glm::vec4(1, 0, 0, 0));
             EXPECT_EQ(part.dangly->constraints[v], 10.0f * f + 0.5f);
+            for (size_t t = 0; t < 2; ++t) {
+                EXPECT_EQ(a.morphPositions[t * e.sources.size() + v], glm::vec3(0, 0, 100.0f * float(t + 1) + f));
+                EXPECT_EQ(a.morphNormals[t * e.sources.size() + v], glm::vec3(0, -f, float(t)));
+            }
         }
+        EXPECT_EQ(part.morphWeights, (std::vector<float>{0.5f, 0.25f}));
+        EXPECT_EQ(part.morphNames, (std::vector<std::string>{"blink", "smile"}));
         EXPECT_EQ(part.dangly->constraints.size(), e.sources.size());
         EXPECT_EQ(part.dangly->displacement, 0.25f);
         EXPECT_EQ(part.dangly->tightness, 3.0f);

@@ -13,6 +13,7 @@
 
 #include "core/png.h"
 #include "support/glb.h"
+#include "support/morph_triangle.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 
@@ -187,6 +188,62 @@ TEST(ValidateFaithful, ClipsThatKeyNothingAreKeptOrAMapping) {
                         " (a mapping: it poses as the bind pose)"),
               std::string::npos)
         << mapped.out;
+}
+
+// A triangle's two morph targets and their weight curves convert to glTF and back whole; a
+// conversion that drops the targets, or halves a weight curve, fails.
+TEST(ValidateFaithful, ALostMorphTargetOrAChangedWeightCurveFails) {
+    const TempDir temp;
+    const std::filesystem::path source = temp.path / "face.glb", converted = temp.path / "converted.glb",
+                                dropped = temp.path / "dropped.glb", halved = temp.path / "halved.glb";
+    test::morphTriangle().write(source);
+    ASSERT_EQ(horde("convert " + quote(source) + " --to gltf --out " + quote(converted)).code, 0);
+    Outcome kept = horde("validate " + quote(source) + " " + quote(converted) + kQuick);
+    EXPECT_EQ(kept.code, 0) << kept.out;
+    EXPECT_EQ(line(kept.out, "morph targets"),
+              "morph targets  pass  2 targets in 1 meshes, the same counts and resting weights")
+        << kept.out;
+    // 'talk': keys 0, 1, 2 and the middles 0.5, 1.5, on both sides; 'ease': 0, 1 and 0.5.
+    EXPECT_EQ(line(kept.out, "morph weights"),
+              "morph weights  pass  4 weight curves agree within 0.000100 at 16 times of their keys and between them")
+        << kept.out;
+
+    // What the writer wrote, read from its JSON and binary chunk by hand.
+    test::Glb g = test::Glb::read(converted);
+    const json& mesh = g.doc["meshes"][0];
+    ASSERT_EQ(mesh["primitives"][0]["targets"].size(), 2u);
+    EXPECT_EQ(mesh["weights"], json({0.25, 0.0}));
+    EXPECT_EQ(mesh["extras"]["targetNames"], json({"open", "wide"}));
+    std::vector<float> moves;
+    g.edit<3>(mesh["primitives"][0]["targets"][0]["POSITION"].get<int>(),
+              [&](float* v) { moves.insert(moves.end(), v, v + 3); });
+    EXPECT_EQ(moves, (std::vector<float>{0, 0, 1, 0, 0, 2, 0, 0, 0}));
+    const json& channel = g.doc["animations"][0]["channels"][0];
+    EXPECT_EQ(channel["target"]["path"], "weights");
+    EXPECT_EQ(g.doc["nodes"][channel["target"]["node"].get<size_t>()]["name"], "face");
+    std::vector<float> weights;
+    g.edit<1>(g.doc["animations"][0]["samplers"][0]["output"].get<int>(), [&](float* w) { weights.push_back(w[0]); });
+    EXPECT_EQ(weights, (std::vector<float>{0, 0, 1, 0.5f, 0, 1}));
+
+    g.doc["meshes"][0]["primitives"][0].erase("targets");
+    g.doc["meshes"][0].erase("weights");
+    g.doc["meshes"][0].erase("extras");
+    g.doc.erase("animations");
+    g.write(dropped);
+    Outcome lost = horde("validate " + quote(source) + " " + quote(dropped) + kQuick);
+    EXPECT_NE(lost.code, 0) << lost.out;
+    EXPECT_EQ(line(lost.out, "morph targets"), "morph targets  FAIL  mesh 'triangle': 2 morph targets vs 0")
+        << lost.out;
+
+    g = test::Glb::read(converted);
+    const int talk = g.doc["animations"][0]["samplers"][0]["output"].get<int>();
+    g.edit<1>(talk, [](float* w) { w[0] *= 0.5f; });
+    g.write(halved);
+    Outcome changed = horde("validate " + quote(source) + " " + quote(halved) + kQuick);
+    EXPECT_NE(changed.code, 0) << changed.out;
+    EXPECT_EQ(line(changed.out, "morph weights"),
+              "morph weights  FAIL  clip 'talk' mesh 'triangle': weights differ by 0.500000 at 1.000000 s")
+        << changed.out;
 }
 
 // c_mindflayer hangs a skin mesh named 'head' from a dummy named 'head': the hierarchy pairs nodes

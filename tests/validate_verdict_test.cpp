@@ -83,14 +83,16 @@ TEST(ValidateVerdict, AModelWithoutAVertexToCompareIsNoPass) {
     EXPECT_EQ(report.verdict(), Verdict::NothingCompared);
     EXPECT_EQ(report.json()["status"], "nothing compared");
     // A model with no mesh at all (Grimrock's empty_object_gate.model): its nodes are compared,
-    // its joints and vertex counts are not.
+    // its joints, vertex counts and morph targets are not.
     Model bare;
     bare.nodes = {Node{.name = "root"}, Node{.name = "gate", .parent = 0}};
     const std::vector<Check> structure = compareStructure(bare, bare, "a", "b");
-    ASSERT_EQ(structure.size(), 3u);
+    ASSERT_EQ(structure.size(), 4u);
     EXPECT_EQ(structure[0].name, "hierarchy");
     EXPECT_EQ(structure[0].verdict(), Verdict::Pass);
-    for (size_t c = 1; c < 3; ++c) EXPECT_EQ(structure[c].verdict(), Verdict::NothingCompared) << structure[c].name;
+    for (size_t c = 1; c < 4; ++c) EXPECT_EQ(structure[c].verdict(), Verdict::NothingCompared) << structure[c].name;
+    EXPECT_EQ(structure[3].detail, "no morph targets on either side");
+    EXPECT_EQ(compareMorphWeights(bare, bare, {}).verdict(), Verdict::NothingCompared);
     // A check that had nothing to compare (no clip on either side) says so too.
     const Check clips{"clips", true, "0 clips found in both", false};
     EXPECT_EQ(clips.verdict(), Verdict::NothingCompared);

@@ -122,6 +122,70 @@ void sampleBlendedLocals(const Model& model, const Clip* clip, double t, const B
     for (size_t n = 0; n < model.nodes.size(); ++n) locals[n] = toMatrix(blendTrs(a[n], b[n], blend.weight));
 }
 
+namespace {
+// The weights of a morph channel's key k (part as for key()).
+std::span<const float> morphKey(const MorphChannel& c, size_t k, size_t part) {
+    const size_t stride = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+    const size_t offset = c.interpolation == Interpolation::CubicSpline ? part : 0;
+    return std::span(c.values).subspan((k * stride + offset) * c.targets, c.targets);
+}
+
+std::vector<double> sampleMorphChannel(const Clip& clip, const MorphChannel& c, double t) {
+    std::vector<double> out(c.targets);
+    auto mixKeys = [&](std::span<const float> a, std::span<const float> b, double u) {
+        for (size_t i = 0; i < out.size(); ++i) out[i] = double(a[i]) + (double(b[i]) - double(a[i])) * u;
+    };
+    const size_t last = c.times.size() - 1;
+    if (last == 0 || t <= c.times[0]) {
+        mixKeys(morphKey(c, 0, 1), morphKey(c, 0, 1), 0.0);
+        return out;
+    }
+    if (t >= c.times[last]) {
+        const double tail = clip.duration - c.times[last];
+        const bool wraps = clip.end == ClipEnd::WrapToFirst && tail > 0.0 && c.interpolation != Interpolation::Step;
+        mixKeys(morphKey(c, last, 1), morphKey(c, 0, 1), wraps ? std::min((t - c.times[last]) / tail, 1.0) : 0.0);
+        return out;
+    }
+    size_t i = size_t(std::upper_bound(c.times.begin(), c.times.end(), float(t)) - c.times.begin()) - 1;
+    while (i + 1 < last && double(c.times[i + 1]) <= t) ++i;
+    while (i > 0 && double(c.times[i]) > t) --i;
+    const double t0 = c.times[i], dt = double(c.times[i + 1]) - t0;
+    const double u = dt > 0.0 ? (t - t0) / dt : 1.0;
+    switch (c.interpolation) {
+    case Interpolation::Step: mixKeys(morphKey(c, i, 1), morphKey(c, i, 1), 0.0); break;
+    case Interpolation::Linear: mixKeys(morphKey(c, i, 1), morphKey(c, i + 1, 1), u); break;
+    case Interpolation::CubicSpline: {
+        const double u2 = u * u, u3 = u2 * u;
+        const std::span<const float> p0 = morphKey(c, i, 1), m0 = morphKey(c, i, 2), p1 = morphKey(c, i + 1, 1),
+                                     m1 = morphKey(c, i + 1, 0);
+        for (size_t k = 0; k < out.size(); ++k)
+            out[k] = (2 * u3 - 3 * u2 + 1) * p0[k] + (u3 - 2 * u2 + u) * dt * m0[k] + (-2 * u3 + 3 * u2) * p1[k] +
+                     (u3 - u2) * dt * m1[k];
+        break;
+    }
+    }
+    return out;
+}
+
+// The weights `clip` gives the mesh at t: its node's channel, or the mesh's own.
+std::vector<double> morphWeightsIn(const Mesh& mesh, const Clip* clip, double t) {
+    if (clip)
+        for (const MorphChannel& c : clip->morphs)
+            if (c.node == mesh.node && c.targets == mesh.morphTargets()) return sampleMorphChannel(*clip, c, t);
+    return std::vector<double>(mesh.morphWeights.begin(), mesh.morphWeights.end());
+}
+} // namespace
+
+std::vector<double> sampleMorphWeights(const Model& model, const Mesh& mesh, const Clip* clip, double t,
+                                       const Blend* blend) {
+    std::vector<double> weights = morphWeightsIn(mesh, clip, t);
+    if (!blend) return weights;
+    const std::vector<double> to =
+        morphWeightsIn(mesh, blend->clip >= 0 ? &model.clips[size_t(blend->clip)] : nullptr, blend->time);
+    for (size_t i = 0; i < weights.size(); ++i) weights[i] += (to[i] - weights[i]) * blend->weight;
+    return weights;
+}
+
 void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models) {
     for (size_t n = 0; n < model.nodes.size(); ++n) {
         glm::dmat4 m = locals[n];
@@ -142,10 +206,22 @@ void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat
         palette.push_back(models[skin.joints[j]] * glm::dmat4(skin.inverseBind[j]));
 }
 
+MorphedVertex morphVertex(const Mesh& mesh, size_t v, std::span<const double> morphWeights) {
+    const MeshArrays& a = mesh.arrays();
+    MorphedVertex out{glm::dvec3(a.positions[v]), glm::dvec3(a.normals[v])};
+    const size_t n = mesh.vertexCount();
+    for (size_t t = 0; t < morphWeights.size() && t < mesh.morphTargets(); ++t) {
+        out.position += morphWeights[t] * glm::dvec3(a.morphPositions[t * n + v]);
+        if (!a.morphNormals.empty()) out.normal += morphWeights[t] * glm::dvec3(a.morphNormals[t * n + v]);
+    }
+    return out;
+}
+
 void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
-              std::span<glm::dvec3> normals, uint32_t influences) {
+              std::span<glm::dvec3> normals, uint32_t influences, std::span<const double> morphWeights) {
     const MeshArrays& a = mesh.arrays();
     for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+        const MorphedVertex morphed = morphVertex(mesh, v, morphWeights);
         glm::dmat4 m(0.0);
         if (mesh.skinned()) {
             const VertexInfluences in = influencesOf(a, v, influences);
@@ -154,9 +230,9 @@ void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<g
         } else {
             m = palette[0];
         }
-        positions[v] = glm::dvec3(m * glm::dvec4(glm::dvec3(a.positions[v]), 1.0));
+        positions[v] = glm::dvec3(m * glm::dvec4(morphed.position, 1.0));
         // Inverse transpose keeps normals perpendicular under non-uniform scale.
-        glm::dvec3 n = glm::transpose(glm::inverse(glm::dmat3(m))) * glm::dvec3(a.normals[v]);
+        glm::dvec3 n = glm::transpose(glm::inverse(glm::dmat3(m))) * morphed.normal;
         double len = glm::length(n);
         normals[v] = len > 0.0 ? n / len : n;
     }
@@ -168,7 +244,8 @@ void dualQuaternionPalette(std::span<const glm::dmat4> palette, std::vector<Dual
 }
 
 void skinMeshDualQuaternion(const Mesh& mesh, std::span<const DualQuaternionJoint> palette,
-                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences) {
+                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences,
+                            std::span<const double> morphWeights) {
     const MeshArrays& a = mesh.arrays();
     static constexpr uint32_t rigid[] = {0};
     static constexpr double whole[] = {1.0};
@@ -181,17 +258,20 @@ void skinMeshDualQuaternion(const Mesh& mesh, std::span<const DualQuaternionJoin
         } else {
             b = blendDualQuaternions(palette, rigid, whole);
         }
-        positions[v] = b.position(glm::dvec3(a.positions[v]));
-        normals[v] = b.normal(glm::dvec3(a.normals[v]));
+        const MorphedVertex morphed = morphVertex(mesh, v, morphWeights);
+        positions[v] = b.position(morphed.position);
+        normals[v] = b.normal(morphed.normal);
     }
 }
 
 void skinMeshWith(const SkinOptions& skin, const Mesh& mesh, std::span<const glm::dmat4> palette,
-                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals) {
-    if (skin.skinning == Skinning::Lbs) return skinMesh(mesh, palette, positions, normals, skin.influences);
+                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals,
+                  std::span<const double> morphWeights) {
+    if (skin.skinning == Skinning::Lbs)
+        return skinMesh(mesh, palette, positions, normals, skin.influences, morphWeights);
     std::vector<DualQuaternionJoint> joints;
     dualQuaternionPalette(palette, joints);
-    skinMeshDualQuaternion(mesh, joints, positions, normals, skin.influences);
+    skinMeshDualQuaternion(mesh, joints, positions, normals, skin.influences, morphWeights);
 }
 
 std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, double time, const SkinOptions& skin,
@@ -210,7 +290,8 @@ std::vector<PosedMesh> poseModel(const Model& model, const Playback& playback, d
         meshPalette(model, mesh, models, palette);
         out[m].positions.resize(mesh.vertexCount());
         out[m].normals.resize(mesh.vertexCount());
-        skinMeshWith(skin, mesh, palette, out[m].positions, out[m].normals);
+        skinMeshWith(skin, mesh, palette, out[m].positions, out[m].normals,
+                     sampleMorphWeights(model, mesh, clip, t, blend));
     }
     return out;
 }

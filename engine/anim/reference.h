@@ -55,23 +55,37 @@ void sampleBlendedLocals(const Model& model, const Clip* clip, double t, const B
 // Each node's local translation, rotation and scale, the matrices' source.
 std::vector<TrsD> sampleTrs(const Model& model, const Clip* clip, double t);
 TrsD blendTrs(const TrsD& a, const TrsD& b, double weight);
+// sample.comp's morph weights: each of the mesh's targets' weight at clip time t, the node's
+// morph channel interpolated as sampleChannel does a translation; the mesh's own weights where
+// the clip keys none for its node. With `blend`, lerped toward the blend clip's by its weight.
+std::vector<double> sampleMorphWeights(const Model& model, const Mesh& mesh, const Clip* clip, double t,
+                                       const Blend* blend = nullptr);
 // pose.comp, first half: local -> model space, each node walking its own parent chain (as the GPU does).
 void localToModel(const Model& model, std::span<const glm::dmat4> locals, std::span<glm::dmat4> models);
 // pose.comp, second half: palette = model(joint) x inverse bind. Static meshes use their node with identity.
 void meshPalette(const Model& model, const Mesh& mesh, std::span<const glm::dmat4> models,
                  std::vector<glm::dmat4>& palette);
+// skin.comp, before skinning: vertex v displaced by every morph target at its weight (one per
+// target; none: as stored). glTF's definition: the base plus the weighted sum of displacements.
+struct MorphedVertex {
+    glm::dvec3 position, normal;
+};
+MorphedVertex morphVertex(const Mesh& mesh, size_t v, std::span<const double> morphWeights);
 // skin.comp: linear blend of each vertex's four strongest influences, or with `influences` 8 of
-// all it keeps (model/influences.h). Static meshes bind every vertex to palette entry 0.
+// all it keeps (model/influences.h), of the vertex morphed by `morphWeights`. Static meshes bind
+// every vertex to palette entry 0.
 void skinMesh(const Mesh& mesh, std::span<const glm::dmat4> palette, std::span<glm::dvec3> positions,
-              std::span<glm::dvec3> normals, uint32_t influences = 4);
+              std::span<glm::dvec3> normals, uint32_t influences = 4, std::span<const double> morphWeights = {});
 // pose.comp for dual-quaternion skinning: each palette matrix split into stretch and dual quaternion.
 void dualQuaternionPalette(std::span<const glm::dmat4> palette, std::vector<DualQuaternionJoint>& out);
 // skin.comp, dual quaternions (anim/dual_quaternion.h), the same influences as skinMesh.
 void skinMeshDualQuaternion(const Mesh& mesh, std::span<const DualQuaternionJoint> palette,
-                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences = 4);
+                            std::span<glm::dvec3> positions, std::span<glm::dvec3> normals, uint32_t influences = 4,
+                            std::span<const double> morphWeights = {});
 // The mesh skinned as `skin` says (its precision aside).
 void skinMeshWith(const SkinOptions& skin, const Mesh& mesh, std::span<const glm::dmat4> palette,
-                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals);
+                  std::span<glm::dvec3> positions, std::span<glm::dvec3> normals,
+                  std::span<const double> morphWeights = {});
 
 // Every step for one instance: model-space positions and normals of every mesh.
 struct PosedMesh {

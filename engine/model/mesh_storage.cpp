@@ -30,6 +30,9 @@ StreamOffsets streamOffsets(const MeshLayout& layout) {
     o.joints = place(cursor, layout.skinned ? n * sizeof(glm::u16vec4) : 0);
     o.weights = place(cursor, layout.skinned ? n * sizeof(glm::vec4) : 0);
     o.more = place(cursor, layout.skinned && layout.moreInfluences ? n * sizeof(MoreInfluences) : 0);
+    const size_t morphs = n * layout.morphTargets;
+    o.morphPositions = place(cursor, morphs * sizeof(glm::vec3));
+    o.morphNormals = place(cursor, layout.morphNormals ? morphs * sizeof(glm::vec3) : 0);
     o.indices = place(cursor, size_t(layout.indexCount) * (layout.index16 ? 2 : 4));
     o.total = (cursor + 15) & ~size_t(15);
     return o;
@@ -47,6 +50,9 @@ MeshArrays arraysAt(std::byte* base, const MeshLayout& layout, const StreamOffse
     a.joints = spanAt<glm::u16vec4>(base, o.joints, layout.skinned ? n : 0);
     a.weights = spanAt<glm::vec4>(base, o.weights, layout.skinned ? n : 0);
     a.more = spanAt<MoreInfluences>(base, o.more, layout.skinned && layout.moreInfluences ? n : 0);
+    const size_t morphs = n * layout.morphTargets;
+    a.morphPositions = spanAt<glm::vec3>(base, o.morphPositions, morphs);
+    a.morphNormals = spanAt<glm::vec3>(base, o.morphNormals, layout.morphNormals ? morphs : 0);
     if (layout.index16) a.indices16 = spanAt<uint16_t>(base, o.indices, layout.indexCount);
     else a.indices32 = spanAt<uint32_t>(base, o.indices, layout.indexCount);
     return a;

@@ -21,6 +21,8 @@ struct MeshLayout {
     bool index16 = false;     // 16-bit indices instead of 32-bit
     bool colors = false;      // an RGBA colour per vertex (glTF COLOR_0, Grimrock's colour array)
     bool moreInfluences = false; // skinned meshes whose source has more than four: influences five to eight
+    uint32_t morphTargets = 0;   // morph targets: displacements of every vertex, blended by weights
+    bool morphNormals = false;   // the targets displace normals too
 };
 
 // Influences five to eight of a vertex (glTF JOINTS_1/WEIGHTS_1), beside the four strongest of
@@ -43,6 +45,9 @@ struct MeshArrays {
     std::span<glm::u16vec4> joints; // indices into the mesh's skin joints
     std::span<glm::vec4> weights;   // sum to 1 (see influences.h)
     std::span<MoreInfluences> more; // empty unless layout.moreInfluences
+    // Morph target t's displacement of vertex v at [t * vertexCount + v] (anim/reference.h, morphVertex).
+    std::span<glm::vec3> morphPositions;
+    std::span<glm::vec3> morphNormals; // empty unless layout.morphNormals
     std::span<uint16_t> indices16;
     std::span<uint32_t> indices32;
 
@@ -56,7 +61,7 @@ struct MeshArrays {
 // Byte offsets of each stream from the start of the storage, for GPU addressing.
 struct StreamOffsets {
     size_t positions = 0, normals = 0, tangents = 0, uv0 = 0, uv1 = 0, colors = 0, joints = 0, weights = 0,
-           more = 0, indices = 0, total = 0;
+           more = 0, morphPositions = 0, morphNormals = 0, indices = 0, total = 0;
 };
 
 StreamOffsets streamOffsets(const MeshLayout& layout);

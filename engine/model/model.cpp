@@ -72,4 +72,11 @@ void finalizeMeshes(Model& model) {
     }
 }
 
+std::vector<uint32_t> morphTargetsByNode(const Model& model) {
+    std::vector<uint32_t> targets(model.nodes.size(), 0);
+    for (const Mesh& mesh : model.meshes)
+        if (mesh.morphTargets() > 0 && mesh.node < targets.size()) targets[mesh.node] = mesh.morphTargets();
+    return targets;
+}
+
 } // namespace horde

@@ -41,6 +41,17 @@ struct Channel {
     std::vector<glm::vec4> values; // xyz for translation and scale, xyzw for rotation
 };
 
+// One node's morph weights over time: each key holds a weight for every morph target of the
+// node's meshes, as glTF keys them (its `weights` path).
+struct MorphChannel {
+    uint32_t node = 0;
+    Interpolation interpolation = Interpolation::Linear;
+    uint32_t targets = 0;      // weights a key holds
+    std::vector<float> times;  // seconds, non-decreasing
+    std::vector<float> values; // key after key: `targets` weights (CubicSpline: in-tangents, weights,
+                               // out-tangents, `targets` of each)
+};
+
 // What a looping clip does between its last key and its duration.
 enum class ClipEnd : uint8_t {
     Hold,       // keep the last key (glTF, EMI, NWN)
@@ -58,6 +69,7 @@ struct Clip {
     int32_t priority = 0;  // layer priority where a format has one (EMI); informational
     std::string source;    // file the clip came from, when not the model file itself
     std::vector<Channel> channels;
+    std::vector<MorphChannel> morphs; // at most one a node
     // Nodes the file keys that the model lacks (formats that bind keys by node name): their keys
     // are not read. One warning sums them up for the model; `--verbose` and `horde info` list them by clip.
     std::vector<std::string> absentNodes;
@@ -101,6 +113,11 @@ struct Mesh {
     Bounds bounds;      // of the vertex positions as stored
     std::unique_ptr<MeshStorage> storage;
     std::optional<Dangly> dangly; // NWN danglymeshes only
+    // Morph targets (layout().morphTargets; their displacements are in the arrays): the weights
+    // they hold where no clip keys them (glTF's mesh or node `weights`), and their names where the
+    // file gives them (empty, or one per target).
+    std::vector<float> morphWeights;
+    std::vector<std::string> morphNames;
 
     const MeshLayout& layout() const { return storage->layout; }
     const MeshArrays& arrays() const { return storage->arrays; }
@@ -108,6 +125,7 @@ struct Mesh {
     uint32_t vertexCount() const { return storage->layout.vertexCount; }
     uint32_t indexCount() const { return storage->layout.indexCount; }
     bool skinned() const { return skin >= 0; }
+    uint32_t morphTargets() const { return storage->layout.morphTargets; }
 };
 
 // Things a format carries that horde reads and reports but does not draw.
@@ -133,6 +151,10 @@ struct Model {
 int32_t findNode(const Model& model, std::string_view name);
 int32_t findClip(const Model& model, std::string_view name);
 int32_t findMaterial(const Model& model, std::string_view name);
+
+// Per node, how many morph targets its meshes have (0: none; validateModel refuses meshes of one
+// node that differ, and here the last wins).
+std::vector<uint32_t> morphTargetsByNode(const Model& model);
 
 // Binds every skinned vertex without weight rigidly to its mesh's node (adding that node to the
 // skin if needed), computes each mesh's bounds and gives every submesh material name without a

@@ -66,6 +66,17 @@ Mesh buildPart(const Mesh& mesh, const PartPlan& plan, size_t k, MeshAllocator& 
     gather<glm::u16vec4>(to.joints, from.joints, plan.used);
     gather<glm::vec4>(to.weights, from.weights, plan.used);
     gather<MoreInfluences>(to.more, from.more, plan.used);
+    const size_t fromCount = mesh.vertexCount(), toCount = plan.used.size();
+    for (size_t t = 0; t < layout.morphTargets; ++t) {
+        gather<glm::vec3>(to.morphPositions.subspan(t * toCount, toCount),
+                          std::span<const glm::vec3>(from.morphPositions).subspan(t * fromCount, fromCount), plan.used);
+        if (layout.morphNormals)
+            gather<glm::vec3>(to.morphNormals.subspan(t * toCount, toCount),
+                              std::span<const glm::vec3>(from.morphNormals).subspan(t * fromCount, fromCount),
+                              plan.used);
+    }
+    part.morphWeights = mesh.morphWeights;
+    part.morphNames = mesh.morphNames;
     if (mesh.dangly) {
         part.dangly = Dangly{{}, mesh.dangly->displacement, mesh.dangly->tightness, mesh.dangly->period};
         for (uint32_t v : plan.used)

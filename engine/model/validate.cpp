@@ -88,6 +88,57 @@ Status moreInfluencesHold(std::span<const MoreInfluences> more, size_t jointCoun
     return Ok{};
 }
 
+Status validateMorphs(const Mesh& mesh, const std::string& where) {
+    const uint32_t targets = mesh.morphTargets();
+    if (mesh.morphWeights.size() != targets)
+        return fail(where, std::to_string(mesh.morphWeights.size()) + " morph weights for " + std::to_string(targets) +
+                               " targets");
+    if (!mesh.morphNames.empty() && mesh.morphNames.size() != targets)
+        return fail(where, std::to_string(mesh.morphNames.size()) + " morph target names for " +
+                               std::to_string(targets) + " targets");
+    for (float w : mesh.morphWeights)
+        if (!std::isfinite(w)) return fail(where, "a morph weight is not finite");
+    const MeshArrays& a = mesh.arrays();
+    for (std::span<const glm::vec3> displacements : {std::span<const glm::vec3>(a.morphPositions),
+                                                     std::span<const glm::vec3>(a.morphNormals)})
+        for (size_t i = 0; i < displacements.size(); ++i)
+            if (!finite(glm::vec4(displacements[i], 0.0f)))
+                return fail(where, "morph target " + std::to_string(i / mesh.vertexCount()) + " moves vertex " +
+                                       std::to_string(i % mesh.vertexCount()) + " by a value that is not finite");
+    return Ok{};
+}
+
+// The morph targets a node's meshes have: one count for all of them, 0 for none.
+Result<uint32_t> morphTargetsOf(const Model& model, uint32_t node) {
+    uint32_t targets = 0;
+    for (const Mesh& mesh : model.meshes)
+        if (mesh.node == node && mesh.morphTargets() > 0) {
+            if (targets != 0 && targets != mesh.morphTargets())
+                return Error{"node '" + model.nodes[node].name + "': its meshes have different morph target counts"};
+            targets = mesh.morphTargets();
+        }
+    return targets;
+}
+
+Status validateMorphChannel(const Model& model, const MorphChannel& c, const std::string& where) {
+    if (c.node >= model.nodes.size()) return fail(where, "morph channel names node " + std::to_string(c.node) + " out of range");
+    const std::string of = "morph channel of node '" + model.nodes[c.node].name + "'";
+    Result<uint32_t> targets = morphTargetsOf(model, c.node);
+    if (!targets) return fail(where, targets.error().message);
+    if (c.targets != *targets)
+        return fail(where, of + " keys " + std::to_string(c.targets) + " weights; the node's meshes have " +
+                               std::to_string(*targets) + " morph targets");
+    if (c.times.empty()) return fail(where, of + " has no keys");
+    if (c.values.size() != c.times.size() * valuesPerKey(c.interpolation) * c.targets)
+        return fail(where, of + " has mismatched key and value counts");
+    for (size_t k = 0; k < c.times.size(); ++k)
+        if (!std::isfinite(c.times[k]) || (k > 0 && c.times[k] < c.times[k - 1]))
+            return fail(where, "key times of " + of + " are not increasing");
+    for (float v : c.values)
+        if (!std::isfinite(v)) return fail(where, of + " has a non-finite value");
+    return Ok{};
+}
+
 Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     std::string where = "mesh " + std::to_string(m) + " '" + mesh.name + "'";
     if (!mesh.storage) return fail(where, "has no vertex storage");
@@ -107,6 +158,7 @@ Status validateMesh(const Model& model, const Mesh& mesh, size_t m) {
     if (mesh.dangly && mesh.dangly->constraints.size() != vertices)
         return fail(where, "has " + std::to_string(mesh.dangly->constraints.size()) + " dangly constraints for " +
                                std::to_string(vertices) + " vertices");
+    if (Status st = validateMorphs(mesh, where); !st) return st;
     if (mesh.skinned() != mesh.layout().skinned) return fail(where, "skin and vertex layout disagree");
     if (!mesh.skinned()) return Ok{};
     if (size_t(mesh.skin) >= model.skins.size()) return fail(where, "skin index out of range");
@@ -161,6 +213,12 @@ Status validateModel(const Model& model) {
             }
             for (glm::vec4 v : c.values)
                 if (!finite(v)) return fail(where, "channel of node '" + model.nodes[c.node].name + "' has a non-finite value");
+        }
+        std::vector<bool> keyed(model.nodes.size(), false);
+        for (const MorphChannel& c : clip.morphs) {
+            if (Status st = validateMorphChannel(model, c, where); !st) return st;
+            if (keyed[c.node]) return fail(where, "two morph channels for node '" + model.nodes[c.node].name + "'");
+            keyed[c.node] = true;
         }
     }
     return Ok{};

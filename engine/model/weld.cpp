@@ -79,6 +79,16 @@ std::vector<uint32_t> weldVertices(const Mesh& mesh, std::span<const uint32_t> u
         return glm::dot(a.normals[s], a.normals[v]) >=
                cosine * glm::length(a.normals[s]) * glm::length(a.normals[v]);
     };
+    // Vertices that morph targets move apart (closed lips) stay apart.
+    const size_t n = mesh.vertexCount();
+    auto morphsWeld = [&](uint32_t s, uint32_t v) {
+        for (size_t t = 0; t < mesh.morphTargets(); ++t) {
+            if (a.morphPositions[t * n + s] != a.morphPositions[t * n + v]) return false;
+            if (creases && !a.morphNormals.empty() && a.morphNormals[t * n + s] != a.morphNormals[t * n + v])
+                return false;
+        }
+        return true;
+    };
     std::vector<uint32_t> standing; // the group's vertices that stand for themselves
     for (size_t first = 0, end; first < keyed.size(); first = end) {
         for (end = first + 1; end < keyed.size() && keyed[end].first == keyed[first].first;)
@@ -87,7 +97,7 @@ std::vector<uint32_t> weldVertices(const Mesh& mesh, std::span<const uint32_t> u
         for (size_t i = first; i < end; ++i) {
             const uint32_t v = keyed[i].second;
             auto joins = std::find_if(standing.begin(), standing.end(),
-                                      [&](uint32_t s) { return !creases || normalsWeld(s, v); });
+                                      [&](uint32_t s) { return (!creases || normalsWeld(s, v)) && morphsWeld(s, v); });
             if (joins != standing.end())
                 weld[v] = *joins;
             else

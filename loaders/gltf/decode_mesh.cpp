@@ -32,6 +32,8 @@ int attribute(const tinygltf::Primitive& p, const std::string& name) {
 struct Streams {
     AccessorView position, normal, tangent, uv0, uv1, color;
     std::vector<std::pair<AccessorView, AccessorView>> influences; // JOINTS_n, WEIGHTS_n
+    // Per morph target: its POSITION and NORMAL displacements (count 0 where it has none).
+    std::vector<std::pair<AccessorView, AccessorView>> targets;
     bool hasNormal = false, hasTangent = false, hasColor = false;
     uint32_t uvSets = 0;
 };
@@ -106,7 +108,45 @@ Result<Streams> streams(const Source& source, const std::string& field) {
             return st.error();
         s.influences.emplace_back(joints, weights);
     }
+    // Morph targets are read from their accessors: KHR_draco_mesh_compression leaves them out of
+    // its stream. A displacement may be a float or, with KHR_mesh_quantization, a normalized
+    // integer.
+    for (size_t t = 0; t < p.targets.size(); ++t) {
+        const std::string target = field + " target " + std::to_string(t);
+        std::pair<AccessorView, AccessorView>& out = s.targets.emplace_back();
+        for (const auto& [name, index] : p.targets[t]) {
+            AccessorView* into = name == "POSITION" ? &out.first : name == "NORMAL" ? &out.second : nullptr;
+            if (!into) continue; // TANGENT displacements: horde keeps tangents unanimated
+            Result<AccessorView> v = view(source.views, index, TINYGLTF_TYPE_VEC3, {kFloat, kByte, kShort},
+                                          target + " " + name);
+            if (!v) return v.error();
+            if (v->count != s.position.count)
+                return Error{target + " " + name + ": " + std::to_string(v->count) + " elements for " +
+                             std::to_string(s.position.count) + " vertices"};
+            *into = *v;
+        }
+    }
     return s;
+}
+
+// The weights a mesh's targets rest at: the node's, else the mesh's, else zero (glTF "Morph
+// Targets"); and their names, from the `targetNames` extra that exporters write.
+Status restingWeights(const tinygltf::Mesh& gm, const tinygltf::Node& node, uint32_t targets,
+                      const std::string& field, Mesh& mesh) {
+    const std::vector<double>& given = !node.weights.empty() ? node.weights : gm.weights;
+    if (!given.empty() && given.size() != targets)
+        return Error{field + ": " + std::to_string(given.size()) + " weights for " + std::to_string(targets) +
+                     " morph targets"};
+    mesh.morphWeights.assign(targets, 0.0f);
+    for (size_t t = 0; t < given.size(); ++t) mesh.morphWeights[t] = float(given[t]);
+    if (gm.extras.Has("targetNames")) {
+        const tinygltf::Value& names = gm.extras.Get("targetNames");
+        if (names.IsArray() && names.ArrayLen() == targets) {
+            for (size_t t = 0; t < targets; ++t)
+                mesh.morphNames.push_back(names.Get(int(t)).IsString() ? names.Get(int(t)).Get<std::string>() : "");
+        }
+    }
+    return Ok{};
 }
 
 struct Group {
@@ -122,7 +162,8 @@ std::vector<Group> groups(const tinygltf::Mesh& mesh,
         if (mesh.primitives[p].mode != TINYGLTF_MODE_TRIANGLES) continue;
         if (!out.empty() && out.back().first + out.back().count == p && !draco[p] &&
             !draco[out.back().first] &&
-            mesh.primitives[out.back().first].attributes == mesh.primitives[p].attributes)
+            mesh.primitives[out.back().first].attributes == mesh.primitives[p].attributes &&
+            mesh.primitives[out.back().first].targets == mesh.primitives[p].targets)
             ++out.back().count;
         else
             out.push_back({p, 1});
@@ -131,8 +172,9 @@ std::vector<Group> groups(const tinygltf::Mesh& mesh,
 }
 
 Status decodeMesh(BufferViews& views, const DracoMesh* draco, const tinygltf::Mesh& gm, const Group& g,
-                  const std::string& name, uint32_t node, int32_t skin, MeshAllocator& allocator,
+                  const std::string& name, const tinygltf::Node& gltfNode, uint32_t node, MeshAllocator& allocator,
                   Budget& storage, Model& model) {
+    const int32_t skin = gltfNode.skin;
     const tinygltf::Model& gltf = views.gltf();
     std::string field = "mesh '" + gm.name + "' primitive " + std::to_string(g.first);
     const tinygltf::Primitive& first = gm.primitives[g.first];
@@ -176,6 +218,10 @@ Status decodeMesh(BufferViews& views, const DracoMesh* draco, const tinygltf::Me
     layout.colors = s->hasColor;
     // A second set of joints and weights is kept (the eight strongest), not reduced to four here.
     layout.moreInfluences = layout.skinned && s->influences.size() > 1;
+    layout.morphTargets = uint32_t(s->targets.size());
+    // Normals the file does not give are made from the faces, and a target's own would not fit them.
+    layout.morphNormals = s->hasNormal && std::any_of(s->targets.begin(), s->targets.end(),
+                                                      [](const auto& t) { return t.second.count > 0; });
     const uint64_t bytes = streamOffsets(layout).total;
     if (!storage.take(bytes)) return Error{field + ": " + std::to_string(bytes) + " " + storage.reason()};
     Mesh mesh;
@@ -183,7 +229,16 @@ Status decodeMesh(BufferViews& views, const DracoMesh* draco, const tinygltf::Me
     mesh.node = node;
     mesh.skin = skin;
     mesh.storage = allocator.allocate(layout, name);
+    if (Status st = restingWeights(gm, gltfNode, layout.morphTargets, field, mesh); !st) return st;
     MeshArrays& a = mesh.arrays();
+    for (uint32_t t = 0; t < layout.morphTargets; ++t) {
+        const auto& [positions, normals] = s->targets[t];
+        for (uint32_t v = 0; v < vertices; ++v) {
+            const size_t at = size_t(t) * vertices + v;
+            a.morphPositions[at] = positions.count ? glm::vec3(positions.vec4(v)) : glm::vec3(0.0f);
+            if (layout.morphNormals) a.morphNormals[at] = normals.count ? glm::vec3(normals.vec4(v)) : glm::vec3(0.0f);
+        }
+    }
     for (uint32_t v = 0; v < vertices; ++v) {
         a.positions[v] = glm::vec3(s->position.vec4(v));
         if (s->hasNormal) a.normals[v] = glm::vec3(s->normal.vec4(v));
@@ -287,9 +342,8 @@ Status decodeMeshes(BufferViews& views, const std::vector<int32_t>& hordeOf, Mes
                     if (!decoded) return decoded.error();
                     draco[i] = std::move(*decoded);
                 }
-                if (Status st = decodeMesh(views, draco[i] ? &*draco[i] : nullptr, gm, parts[i], name,
-                                           placeOf(model, hordeOf[g], node.skin), node.skin, allocator,
-                                           storage, model);
+                if (Status st = decodeMesh(views, draco[i] ? &*draco[i] : nullptr, gm, parts[i], name, node,
+                                           placeOf(model, hordeOf[g], node.skin), allocator, storage, model);
                     !st)
                     return st;
             }

@@ -245,10 +245,12 @@ inline constexpr const char* kKeysNothing = "horde_keys_nothing";
 
 // Every animation of `gltf` as a clip; `nodeOf` maps a glTF node index to a horde node (-1: not
 // bound, an error when a channel drives it). Channels keep their keys exactly; "weights"
-// channels (morph targets) are skipped with a warning in `warnings`. Each channel holds its own
+// channels become morph channels of as many targets as `morphTargets` (per horde node) gives the
+// node's meshes, or are skipped with a warning in `warnings` where it has none. Each channel holds its own
 // copy of its sampler's keys, so the keys of every channel together are charged to `keys`:
 // channels sharing one large sampler must not grow memory with the square of the file.
 Result<std::vector<Clip>> decodeClips(BufferViews& views, const std::vector<int32_t>& nodeOf,
+                                      std::span<const uint32_t> morphTargets,
                                       std::vector<std::string>& warnings, Budget& keys);
 
 // ---- The writer (write.cpp, write_frame.cpp) ----

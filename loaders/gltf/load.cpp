@@ -189,7 +189,7 @@ Result<Model> readModel(const std::filesystem::path& path, std::span<const std::
     if (Status st = decodeMeshes(views, *hordeOf, allocator, storage, model); !st)
         return inFile(path, st.error());
     Budget keys = keyBudget(bytes, gltf);
-    Result<std::vector<Clip>> clips = decodeClips(views, *hordeOf, model.warnings, keys);
+    Result<std::vector<Clip>> clips = decodeClips(views, *hordeOf, morphTargetsByNode(model), model.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     model.clips = std::move(*clips);
     HeapTextureAllocator heap;
@@ -213,7 +213,7 @@ Result<std::vector<Clip>> readClips(const std::filesystem::path& path, std::span
     Budget decompressed = decompressedBudget(bytes, file->gltf);
     BufferViews views(*file, decompressed);
     Budget keys = keyBudget(bytes, file->gltf);
-    Result<std::vector<Clip>> clips = decodeClips(views, nodeOf, target.warnings, keys);
+    Result<std::vector<Clip>> clips = decodeClips(views, nodeOf, morphTargetsByNode(target), target.warnings, keys);
     if (!clips) return inFile(path, clips.error());
     return clips;
 }

@@ -214,6 +214,24 @@ std::map<std::string, int> attributes(Builder& b, const Mesh& mesh, const Frame&
     return attrs;
 }
 
+// A mesh's morph targets: each target's position displacements (with the bounds glTF asks of
+// them) and, where the mesh has them, its normal displacements, in glTF's axes.
+std::vector<std::map<std::string, int>> targets(Builder& b, const Mesh& mesh, const Frame& f) {
+    const MeshArrays& a = mesh.arrays();
+    const size_t n = mesh.vertexCount();
+    std::vector<std::map<std::string, int>> out;
+    std::vector<glm::vec3> v3(n);
+    for (size_t t = 0; t < mesh.morphTargets(); ++t) {
+        std::map<std::string, int>& target = out.emplace_back();
+        for (size_t i = 0; i < n; ++i) v3[i] = f.point(a.morphPositions[t * n + i]);
+        target["POSITION"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, true);
+        if (a.morphNormals.empty()) continue;
+        for (size_t i = 0; i < n; ++i) v3[i] = f.direction(a.morphNormals[t * n + i]);
+        target["NORMAL"] = b.floats(v3, TINYGLTF_TYPE_VEC3, kArrayBuffer, false);
+    }
+    return out;
+}
+
 int indices(Builder& b, const Mesh& mesh, const Submesh& s, bool flip) {
     const MeshArrays& a = mesh.arrays();
     auto at = [&](uint32_t i) {
@@ -292,29 +310,51 @@ int holderOf(Builder& b, const Model& model, const Mesh& mesh, std::map<uint32_t
     return it->second;
 }
 
-Status writeMeshes(Builder& b, const Model& model, const Frame& f, std::vector<std::string>& warnings) {
-    // glTF puts one mesh on a node: horde meshes sharing a node become primitives of one glTF mesh.
+// A glTF mesh's resting morph weights and target names, as the first horde mesh on its node has them.
+void restingWeights(const Mesh& mesh, tinygltf::Mesh& out) {
+    out.weights.assign(mesh.morphWeights.begin(), mesh.morphWeights.end());
+    if (mesh.morphNames.empty()) return;
+    tinygltf::Value::Array names;
+    for (const std::string& name : mesh.morphNames) names.emplace_back(name);
+    tinygltf::Value::Object extras;
+    extras["targetNames"] = tinygltf::Value(std::move(names));
+    out.extras = tinygltf::Value(std::move(extras));
+}
+
+// `holders`: the glTF node each horde node's meshes hang on (holderOf), for the clips' morph channels.
+Status writeMeshes(Builder& b, const Model& model, const Frame& f, std::map<uint32_t, int>& holders,
+                   std::vector<std::string>& warnings) {
+    // glTF puts one mesh on a node: horde meshes sharing a node become primitives of one glTF mesh,
+    // which glTF gives one skin, one set of morph targets and one set of weights.
     std::map<int, int> meshOfNode;
-    std::map<uint32_t, int> holders;
+    std::map<int, const Mesh*> firstOnNode;
     for (const Mesh& mesh : model.meshes) {
         int holder = holderOf(b, model, mesh, holders);
         tinygltf::Node& node = b.out.nodes[size_t(holder)];
         auto [it, added] = meshOfNode.try_emplace(holder, int(b.out.meshes.size()));
+        const std::string where = "mesh '" + mesh.name + "': glTF cannot put meshes of different ";
+        const std::string onNode = " on one node ('" + model.nodes[mesh.node].name + "')";
         if (added) {
             tinygltf::Mesh m;
             m.name = mesh.name;
+            restingWeights(mesh, m);
             b.out.meshes.push_back(std::move(m));
             node.mesh = it->second;
             node.skin = mesh.skin;
+            firstOnNode[holder] = &mesh;
         } else if (node.skin != mesh.skin) {
-            return Error{"mesh '" + mesh.name +
-                         "': glTF cannot put meshes of different skins on one node ('" +
-                         model.nodes[mesh.node].name + "')"};
+            return Error{where + "skins" + onNode};
+        } else if (const Mesh& first = *firstOnNode[holder];
+                   first.morphTargets() != mesh.morphTargets() || first.morphWeights != mesh.morphWeights ||
+                   first.morphNames != mesh.morphNames) {
+            return Error{where + "morph targets or resting weights" + onNode};
         }
         std::map<std::string, int> attrs = attributes(b, mesh, f, warnings);
+        const std::vector<std::map<std::string, int>> morphs = targets(b, mesh, f);
         for (const Submesh& s : mesh.submeshes) {
             tinygltf::Primitive p;
             p.attributes = attrs;
+            p.targets = morphs;
             p.indices = indices(b, mesh, s, f.flipWinding);
             p.material = b.material(model, s.material);
             p.mode = TINYGLTF_MODE_TRIANGLES;
@@ -415,13 +455,36 @@ std::vector<Channel> channelsToWrite(const Clip& clip, const Model& model) {
     return {rest};
 }
 
-void writeClips(Builder& b, const Model& model, const Frame& f, std::vector<std::string>& warnings) {
+// A morph channel as its glTF sampler: every target's weight at each key, one run of the targets
+// a key (three with CUBICSPLINE), keyed on the node that holds the meshes.
+void writeMorphChannel(Builder& b, const MorphChannel& c, const std::map<uint32_t, int>& holders,
+                       tinygltf::Animation& anim) {
+    tinygltf::AnimationSampler sampler;
+    sampler.input = b.times(c.times);
+    sampler.interpolation = interpolationName(c.interpolation);
+    sampler.output = b.accessor(c.values.data(), c.values.size() * sizeof(float), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                TINYGLTF_TYPE_SCALAR, c.values.size(), 0);
+    anim.samplers.push_back(std::move(sampler));
+    tinygltf::AnimationChannel channel;
+    channel.sampler = int(anim.samplers.size() - 1);
+    const auto holder = holders.find(c.node);
+    channel.target_node = holder != holders.end() ? holder->second : int(c.node);
+    channel.target_path = "weights";
+    anim.channels.push_back(std::move(channel));
+}
+
+void writeClips(Builder& b, const Model& model, const Frame& f, const std::map<uint32_t, int>& holders,
+                std::vector<std::string>& warnings) {
     for (const Clip& clip : model.clips) {
         tinygltf::Animation anim;
         anim.name = clip.name;
         float lastKey = 0.0f;
-        const std::vector<Channel> channels = channelsToWrite(clip, model);
-        if (channels.empty()) {
+        for (const MorphChannel& c : clip.morphs) {
+            writeMorphChannel(b, c, holders, anim);
+            lastKey = std::max(lastKey, c.times.back());
+        }
+        const std::vector<Channel> channels = clip.morphs.empty() ? channelsToWrite(clip, model) : clip.channels;
+        if (channels.empty() && clip.morphs.empty()) {
             warnings.push_back(
                 "clip '" + clip.name +
                 "' keys nothing and the model has no node to hold a channel: glTF cannot keep it");
@@ -457,7 +520,7 @@ void writeClips(Builder& b, const Model& model, const Frame& f, std::vector<std:
         // glTF's clip ends at its last key; a longer horde clip keeps its length for horde readers.
         tinygltf::Value::Object extras;
         if (clip.duration > lastKey) extras["duration"] = tinygltf::Value(double(clip.duration));
-        if (clip.channels.empty()) extras[kKeysNothing] = tinygltf::Value(true);
+        if (clip.channels.empty() && clip.morphs.empty()) extras[kKeysNothing] = tinygltf::Value(true);
         if (!extras.empty()) anim.extras = tinygltf::Value(std::move(extras));
         b.out.animations.push_back(std::move(anim));
     }
@@ -470,9 +533,10 @@ Result<Companions> write(const Model& model, const std::filesystem::path& path) 
     writeNodes(b, model, f);
     writeSkins(b, model, f);
     Companions written; // one file holds everything (a .gltf embeds its buffer)
-    if (Status st = writeMeshes(b, model, f, written.warnings); !st)
+    std::map<uint32_t, int> holders;
+    if (Status st = writeMeshes(b, model, f, holders, written.warnings); !st)
         return Error{path.string() + ": " + st.error().message};
-    writeClips(b, model, f, written.warnings);
+    writeClips(b, model, f, holders, written.warnings);
     b.out.buffers[0].data.resize(std::max<size_t>(b.out.buffers[0].data.size(), 4), 0);
     bool binary = path.extension() == ".glb";
     tinygltf::TinyGLTF writer;

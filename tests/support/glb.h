@@ -36,18 +36,28 @@ struct Glb {
         return g;
     }
 
-    void write(const std::filesystem::path& path) const {
+    // The GLB container (glTF 2.0, section 4.4): header, JSON chunk padded with spaces, BIN chunk.
+    std::vector<std::byte> bytes() const {
         std::string text = doc.dump();
         text.resize((text.size() + 3) & ~size_t(3), ' ');
         std::vector<uint8_t> data = bin;
         data.resize((data.size() + 3) & ~size_t(3), 0);
-        std::ofstream out(path, std::ios::binary);
-        auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
+        std::vector<std::byte> out;
+        auto put = [&](const void* p, size_t n) {
+            out.insert(out.end(), static_cast<const std::byte*>(p), static_cast<const std::byte*>(p) + n);
+        };
+        auto u32 = [&](uint32_t v) { put(&v, 4); };
         u32(0x46546C67), u32(2), u32(uint32_t(12 + 8 + text.size() + 8 + data.size()));
         u32(uint32_t(text.size())), u32(0x4E4F534A);
-        out.write(text.data(), std::streamsize(text.size()));
+        put(text.data(), text.size());
         u32(uint32_t(data.size())), u32(0x004E4942);
-        out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+        put(data.data(), data.size());
+        return out;
+    }
+
+    void write(const std::filesystem::path& path) const {
+        const std::vector<std::byte> b = bytes();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
     }
 
     // Every float element of an accessor (tightly packed, as horde writes them), edited in place.

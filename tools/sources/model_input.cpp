@@ -1,5 +1,7 @@
 #include "model_input.h"
 
+#include <algorithm>
+
 #include "loader.h"
 
 namespace horde {
@@ -24,6 +26,16 @@ Result<Model> ModelInput::load(MeshAllocator& allocator, TextureLibrary* texture
 
 std::vector<std::string> warningsOf(const Model& model, bool verbose) {
     std::vector<std::string> out = model.warnings;
+    const size_t morphed = size_t(std::count_if(model.meshes.begin(), model.meshes.end(),
+                                                [](const Mesh& mesh) { return mesh.morphTargets() > 0; }));
+    if (morphed > 0) {
+        const size_t keyed = size_t(std::count_if(model.clips.begin(), model.clips.end(),
+                                                   [](const Clip& clip) { return !clip.morphs.empty(); }));
+        out.push_back(std::to_string(morphed) + " mesh" + (morphed == 1 ? " has" : "es have") +
+                      " morph targets, weighted by " + std::to_string(keyed) + " clip" + (keyed == 1 ? "" : "s") +
+                      ": crowds and pictures draw their base shape (the GPU passes do not morph yet); only glTF "
+                      "conversions keep them");
+    }
     if (!verbose) return out;
     for (const Clip& clip : model.clips) {
         if (clip.absentNodes.empty()) continue;

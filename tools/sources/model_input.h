@@ -27,9 +27,10 @@ struct ModelInput {
     Result<Model> load(MeshAllocator& allocator, TextureLibrary* textures = nullptr) const;
 };
 
-// The warnings a command prints for `model`: the loader's, which sum up; `verbose` adds a line for
-// each clip that keys nodes the model lacks, naming them (an NWN creature's inherited clips: a
-// hundred and more).
+// The warnings a command prints for `model`: the loader's, which sum up, and one for morph targets
+// where it has any (read, posed by the CPU reference and written to glTF; not animated by the GPU
+// passes, and lost by the game formats' writers); `verbose` adds a line for each clip that keys nodes the model
+// lacks, naming them (an NWN creature's inherited clips: a hundred and more).
 std::vector<std::string> warningsOf(const Model& model, bool verbose);
 
 } // namespace horde

@@ -45,7 +45,7 @@ ClipMatch matchClips(const Model& a, const Model& b, const std::string& only, co
         if (bOf[c] < 0) {
             // A clip that keys nothing poses as the bind pose whatever the time: a format that
             // cannot hold one (docs/formats/*.md) loses its name and length, nothing that moves.
-            if (clip.channels.empty()) {
+            if (clip.channels.empty() && clip.morphs.empty()) {
                 notes.push_back("clip '" + clip.name + "' keys nothing and is not in " + bName +
                                 " (a mapping: it poses as the bind pose)");
                 continue;

@@ -210,11 +210,75 @@ Check vertices(const Model& a, const Model& b) {
     return c;
 }
 
+// Each pair of meshes (in order) has as many morph targets, resting at the same weights.
+Check morphTargets(const Model& a, const Model& b) {
+    Findings f;
+    size_t targets = 0, meshes = 0;
+    for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
+        const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
+        targets += ma.morphTargets();
+        meshes += ma.morphTargets() > 0;
+        if (ma.morphTargets() != mb.morphTargets()) {
+            f.add("mesh '" + ma.name + "': " + std::to_string(ma.morphTargets()) + " morph targets vs " +
+                  std::to_string(mb.morphTargets()));
+            continue;
+        }
+        for (size_t t = 0; t < ma.morphWeights.size(); ++t)
+            if (std::abs(double(ma.morphWeights[t]) - double(mb.morphWeights[t])) > kMorphWeightTolerance)
+                f.add("mesh '" + ma.name + "' target " + std::to_string(t) + ": rests at weight " +
+                      std::to_string(ma.morphWeights[t]) + " vs " + std::to_string(mb.morphWeights[t]));
+    }
+    Check c = f.check("morph targets", std::to_string(targets) + " targets in " + std::to_string(meshes) +
+                                           " meshes, the same counts and resting weights");
+    c.compared = targets > 0 || !c.passed;
+    if (!c.compared) c.detail = "no morph targets on either side";
+    return c;
+}
+
 } // namespace
 
 std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
                                     const std::string& bName) {
-    return {hierarchy(a, b), joints(a, b, aName, bName), vertices(a, b)};
+    return {hierarchy(a, b), joints(a, b, aName, bName), vertices(a, b), morphTargets(a, b)};
+}
+
+Check compareMorphWeights(const Model& a, const Model& b, std::span<const std::pair<int, int>> clips) {
+    Findings f;
+    size_t curves = 0, samples = 0;
+    for (auto [ca, cb] : clips) {
+        const Clip &clipA = a.clips[size_t(ca)], &clipB = b.clips[size_t(cb)];
+        // Every key of both sides' morph channels and the middles between A's keys.
+        std::vector<double> times;
+        for (const Clip* clip : {&clipA, &clipB})
+            for (const MorphChannel& c : clip->morphs)
+                for (size_t k = 0; k < c.times.size(); ++k) {
+                    times.push_back(c.times[k]);
+                    if (k + 1 < c.times.size()) times.push_back(0.5 * (double(c.times[k]) + c.times[k + 1]));
+                }
+        if (times.empty()) continue;
+        for (size_t m = 0; m < std::min(a.meshes.size(), b.meshes.size()); ++m) {
+            const Mesh &ma = a.meshes[m], &mb = b.meshes[m];
+            if (ma.morphTargets() == 0 || ma.morphTargets() != mb.morphTargets()) continue;
+            curves += ma.morphTargets();
+            double worst = 0.0, at = 0.0;
+            for (double t : times) {
+                const std::vector<double> wa = sampleMorphWeights(a, ma, &clipA, t),
+                                          wb = sampleMorphWeights(b, mb, &clipB, t);
+                for (size_t k = 0; k < wa.size(); ++k)
+                    if (std::abs(wa[k] - wb[k]) > worst) worst = std::abs(wa[k] - wb[k]), at = t;
+                ++samples;
+            }
+            if (worst > kMorphWeightTolerance)
+                f.add("clip '" + clipA.name + "' mesh '" + ma.name + "': weights differ by " + std::to_string(worst) +
+                      " at " + std::to_string(at) + " s");
+        }
+    }
+    Check c = f.check("morph weights", std::to_string(curves) + " weight curves agree within " +
+                                           std::to_string(kMorphWeightTolerance) + " at " +
+                                           std::to_string(samples) + " times of their keys and between them");
+    c.compared = curves > 0;
+    if (!c.compared && c.passed) c.detail = "no weight curves of morph targets both sides have";
+    return c;
 }
 
 void choosePictured(std::span<PoseSpec> poses, size_t budget) {

@@ -32,9 +32,16 @@ struct Check {
 
 // Node names and parents, skin joint names (a joint no vertex weighs may be missing from one side:
 // reported by the side's name), mesh counts (and vertex counts, which may differ where seams are
-// split or welded: validate_match.h pairs the vertices).
+// split or welded: validate_match.h pairs the vertices), morph target counts and resting weights.
 std::vector<Check> compareStructure(const Model& a, const Model& b, const std::string& aName,
                                     const std::string& bName);
+
+// Morph weights agree within this (structure: the resting ones; compareMorphWeights: the curves).
+inline constexpr double kMorphWeightTolerance = 1e-4;
+
+// Over each pair of clips (A's, B's) and each pair of meshes with morph targets, the weights
+// sampleMorphWeights gives at every key of either side's morph channels and between A's keys.
+Check compareMorphWeights(const Model& a, const Model& b, std::span<const std::pair<int, int>> clips);
 
 // One pose both models are evaluated at: a clip of each (-1: bind pose) and a time.
 struct PoseSpec {
