@@ -35,6 +35,8 @@ int run(const ConvertArgs& a) {
     }
     for (const std::string& w : warningsOf(*model, a.input.verbose))
         std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
+    for (const std::string& w : conversionWarnings(*model, format->id))
+        std::fprintf(stderr, "horde: warning: %s\n", w.c_str());
     Result<Companions> written = format->write(*model, a.out);
     if (!written) {
         std::fprintf(stderr, "horde: %s\n", written.error().message.c_str());

@@ -43,6 +43,7 @@ Converted convertOne(const Folder& folder, const std::vector<FilePairs>& pairs, 
         return c;
     }
     c.warnings = warningsOf(*model, given.verbose);
+    for (std::string& w : conversionWarnings(*model, format.id)) c.warnings.push_back(std::move(w));
     for (const Material& m : model->materials)
         for (const TextureRef& t : m.textures)
             c.missingTextures += t.file.empty() && !t.path.empty();

@@ -195,6 +195,7 @@ void printSummary(const Model& model) {
         std::printf("mesh     %s: %u vertices, %u indices, %s", m.name.c_str(), m.vertexCount(), m.indexCount(),
                     m.skinned() ? "skinned" : "static");
         if (m.skinned()) std::printf(" by %zu joints", model.skins[m.skin].joints.size());
+        if (m.morphTargets() > 0) std::printf(", %u morph targets", m.morphTargets());
         std::printf("\n");
         if (m.dangly) {
             const Dangly& d = *m.dangly;
@@ -226,8 +227,9 @@ void printSummary(const Model& model) {
     for (size_t k = 0; k < model.clips.size(); ++k) {
         const Clip& c = model.clips[k];
         const ClipWalk& w = walks[k];
-        std::printf("clip     %s: %.3f s, %zu channels, %s", c.name.c_str(), c.duration, c.channels.size(),
-                    nameOf(w.role).data());
+        std::printf("clip     %s: %.3f s, %zu channels, ", c.name.c_str(), c.duration, c.channels.size());
+        if (!c.morphs.empty()) std::printf("%zu morph weight channel%s, ", c.morphs.size(), c.morphs.size() == 1 ? "" : "s");
+        std::printf("%s", nameOf(w.role).data());
         if (w.root.node >= 0)
             std::printf(", travels %.4g in %.3g s", double(glm::length(w.root.travel)), double(w.root.duration));
         if (w.role == ClipRole::Walk || w.role == ClipRole::Run)

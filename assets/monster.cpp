@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -335,6 +336,32 @@ Clip attack(const Rig& rig) {
     return clip;
 }
 
+// MonsterParams::morphTargets: target t pushes each vertex out along its normal by a tenth of the
+// body's half-length where cos(pi (x - centre of band t) / band width) is positive, bands
+// spread evenly along the body's x; `walk`'s weights bring each band up in turn, once a step.
+void addSwellings(Mesh& mesh, uint32_t targets, Clip& walk) {
+    MeshArrays& a = mesh.arrays();
+    const uint32_t n = mesh.vertexCount();
+    float lo = a.positions[0].x, hi = lo;
+    for (uint32_t v = 0; v < n; ++v) lo = std::min(lo, a.positions[v].x), hi = std::max(hi, a.positions[v].x);
+    const float length = std::max(hi - lo, 1e-6f), width = length / float(targets);
+    for (uint32_t t = 0; t < targets; ++t) {
+        const float centre = lo + (float(t) + 0.5f) * width;
+        for (uint32_t v = 0; v < n; ++v) {
+            const float phase = std::numbers::pi_v<float> * (a.positions[v].x - centre) / width;
+            const float bulge = std::abs(phase) < 0.5f * std::numbers::pi_v<float> ? std::cos(phase) : 0.0f;
+            a.morphPositions[size_t(t) * n + v] = a.normals[v] * (0.05f * length * bulge);
+        }
+    }
+    MorphChannel swell{mesh.node, Interpolation::Linear, targets, {}, {}};
+    for (uint32_t k = 0; k <= targets; ++k) {
+        swell.times.push_back(walk.duration * float(k) / float(targets));
+        for (uint32_t t = 0; t < targets; ++t) swell.values.push_back(t == k % targets ? 1.0f : 0.0f);
+    }
+    mesh.morphWeights.assign(targets, 0.0f);
+    walk.morphs.push_back(std::move(swell));
+}
+
 } // namespace
 
 MeshLayout monsterLayout(const MonsterParams& p) {
@@ -344,6 +371,7 @@ MeshLayout monsterLayout(const MonsterParams& p) {
     layout.skinned = true;
     layout.uvSets = 1;
     layout.moreInfluences = p.influences > 4;
+    layout.morphTargets = p.morphTargets;
     for (const Tube& t : rig.tubes) {
         layout.vertexCount += tubeVertices(t, p);
         layout.indexCount += tubeIndices(t, p);
@@ -384,9 +412,10 @@ Model buildMonster(MeshAllocator& allocator, const MonsterParams& params) {
         // Defined here, white and untextured: each draws its name's palette colour.
         model.materials.push_back({.name = materials[s]});
     }
-    model.meshes.push_back(std::move(mesh));
     model.clips.push_back(walk(rig));
     model.clips.push_back(attack(rig));
+    if (p.morphTargets > 0) addSwellings(mesh, p.morphTargets, model.clips[0]);
+    model.meshes.push_back(std::move(mesh));
     finalizeMeshes(model);
     for (Mesh& m : model.meshes) m.storage->commit();
     return model;

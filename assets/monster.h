@@ -21,6 +21,10 @@ struct MonsterParams {
     // six bones of its tube and the anchor, kept whole (the mesh's influences five to eight) to
     // exercise eight-influence skinning.
     uint32_t influences = 4;
+    // Morph targets before skinning: target t swells the body along its normals in a band that
+    // travels along it, and `walk` keys the weights so the swelling runs down the body each step
+    // (a morphing mesh of the skinned one's vertex count, to measure what morphing costs).
+    uint32_t morphTargets = 0;
 };
 
 // Vertex and index counts without building it (e.g. to size a benchmark).

@@ -31,6 +31,14 @@ bool Context::loadAssets(const std::string& path) {
     std::vector<CrowdAssetOptions> options;
     for (size_t m = 0; m < models.size(); ++m) options.push_back({.scale = scales[m].factor, .name = assets.inputs[m].model});
     assetCrowdModels = horde::crowdModels(*device, models, options);
+    for (size_t m = 0; m < models.size(); ++m) {
+        if (assetCrowdModels[m]->asset().tables.morphWeightCount == 0) continue;
+        CrowdAsset unmorphed = buildCrowdAsset(*models[m], options[m]);
+        for (gpu::MorphMeshRecord& mesh : unmorphed.tables.morphMeshes) mesh.targets = 0;
+        unmorphed.tables.morphWeightCount = 0;
+        unmorphed.name += " (unmorphed)";
+        unmorphedAssets.push_back(std::make_unique<CrowdModel>(*device, *models[m], std::move(unmorphed)));
+    }
     return true;
 }
 

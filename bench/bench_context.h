@@ -39,7 +39,7 @@ struct Context {
     std::unique_ptr<Device> device;
     std::unique_ptr<GpuMeshAllocator> allocator;
     // By size, influences and whether it wears the generated skin (monsterSkin).
-    using MonsterKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, bool>;
+    using MonsterKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, bool>;
     std::map<MonsterKey, Model> monsters;
     std::map<MonsterKey, std::unique_ptr<CrowdModel>> crowdModels;
     // --assets: the user's animated models (a folder's, or one file) with their textures, sized
@@ -48,6 +48,9 @@ struct Context {
     std::unique_ptr<TextureLibrary> textures;
     CrowdSources assets;
     std::vector<std::unique_ptr<CrowdModel>> assetCrowdModels;
+    // Per asset model with morph targets, the same model drawn without them (its tables' targets
+    // left out): what a morphing crowd is compared with in `morph_ratio/`.
+    std::vector<std::unique_ptr<CrowdModel>> unmorphedAssets;
     double copyBytesPerSecond = 0.0; // read + write, over a 64 MiB buffer
     uint32_t failures = 0;           // benchmarks that could not run: the run fails
 

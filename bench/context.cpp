@@ -24,7 +24,7 @@ ScratchDir::~ScratchDir() {
 }
 
 Model& Context::monster(const MonsterParams& p, bool skinned) {
-    const MonsterKey key{p.legPairs, p.sides, p.ringsPerBone, p.influences, skinned};
+    const MonsterKey key{p.legPairs, p.sides, p.ringsPerBone, p.influences, p.morphTargets, skinned};
     auto it = monsters.find(key);
     if (it == monsters.end()) {
         Model model = buildMonster(*allocator, p);
@@ -35,7 +35,7 @@ Model& Context::monster(const MonsterParams& p, bool skinned) {
 }
 
 const CrowdModel& Context::crowdMonster(const MonsterParams& p, bool skinned) {
-    const MonsterKey key{p.legPairs, p.sides, p.ringsPerBone, p.influences, skinned};
+    const MonsterKey key{p.legPairs, p.sides, p.ringsPerBone, p.influences, p.morphTargets, skinned};
     auto it = crowdModels.find(key);
     if (it == crowdModels.end())
         it = crowdModels.emplace(key, std::make_unique<CrowdModel>(*device, monster(p, skinned))).first;

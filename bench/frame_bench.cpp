@@ -7,11 +7,13 @@
 // brute force with every skinning (technique, lbs or dqs, fp32 or fp16, 4 or 8 influences) of
 // the monster blending up to seven joints, over crowd sizes, and `skin_ratio/` the goals'
 // comparisons with both sides drawn in alternation (the ratio per pair of frames, so a shared
-// machine's load weighs on both alike). `crowd_assets/` is `crowd/` over the user's own models
+// machine's load weighs on both alike); `morph_ratio/` so compares the monster with fifteen
+// morph targets to the monster without. `crowd_assets/` is `crowd/` over the user's own models
 // (--assets), absent without them. Benchmark time is GPU time (timestamps); CPU record + submit
 // time, recording time alone, pass times, what was drawn and throughput are counters.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -229,11 +231,13 @@ void frame(benchmark::State& state, Context& context, const FrameCase& c) {
     }
 }
 
+// What a pair of cases is compared by: the skin pass per skinned vertex, the skin pass and the draw
+// that reads its vertices per skinned vertex, or the whole frame.
+enum class PairCost { Skin, SkinAndDraw, Frame };
+
 // Two cases drawn in alternation, frame by frame, so that whatever else runs on the machine weighs
-// on both alike: `ratio` is the median over the pairs of a's cost per skinned vertex over b's, the
-// cost being the skin pass (`skinOnly`) or the skin pass and the draw that reads its vertices.
-void paired(benchmark::State& state, Context& context, const FrameCase& a, const FrameCase& b,
-            bool skinOnly) {
+// on both alike: `ratio` is the median over the pairs of a's cost over b's.
+void paired(benchmark::State& state, Context& context, const FrameCase& a, const FrameCase& b, PairCost kind) {
     std::unique_ptr<Rig> first, second;
     try {
         first = std::make_unique<Rig>(context, a);
@@ -245,8 +249,9 @@ void paired(benchmark::State& state, Context& context, const FrameCase& a, const
     auto cost = [&](Rig& rig, float time) {
         double cpuMs = 0.0;
         const PassTimes t = rig.frame(time, cpuMs);
+        if (kind == PairCost::Frame) return std::pair(t.totalMs(), t.totalMs());
         const double vertices = double(rig.scene->counts(0).value_or(FrameCounts{}).skinnedVertices);
-        return std::pair((skinOnly ? t.skinMs : t.skinMs + t.drawMs) * 1e6 / std::max(vertices, 1.0),
+        return std::pair((kind == PairCost::Skin ? t.skinMs : t.skinMs + t.drawMs) * 1e6 / std::max(vertices, 1.0),
                          t.totalMs());
     };
     std::vector<double> ratios, costA, costB;
@@ -267,8 +272,9 @@ void paired(benchmark::State& state, Context& context, const FrameCase& a, const
         return;
     }
     state.counters["ratio"] = median(ratios);
-    state.counters["a_ns_per_vertex"] = median(costA);
-    state.counters["b_ns_per_vertex"] = median(costB);
+    const char* unit = kind == PairCost::Frame ? "ms" : "ns_per_vertex";
+    state.counters[std::string("a_") + unit] = median(costA);
+    state.counters[std::string("b_") + unit] = median(costB);
     state.counters["instances"] = a.count;
 }
 
@@ -360,16 +366,61 @@ void registerFrameBenchmarks(Context& context) {
         FrameCase smallLbs = lbs, smallHalf = half;
         smallLbs.extent = smallHalf.extent = VkExtent2D{64, 36};
         const int pairs = context.quick ? 2 : count >= 256 ? 9 : 15;
-        for (auto [name, a, b, skinOnly] :
-             {std::tuple{"dqs_over_lbs", dqs, lbs, true}, std::tuple{"fp16_over_fp32", half, lbs, false},
-              std::tuple{"fp16_over_fp32_64x36", smallHalf, smallLbs, false},
-              std::tuple{"fp16_over_fp32_skin", half, lbs, true}}) {
+        for (auto [name, a, b, kind] : {std::tuple{"dqs_over_lbs", dqs, lbs, PairCost::Skin},
+                                         std::tuple{"fp16_over_fp32", half, lbs, PairCost::SkinAndDraw},
+                                         std::tuple{"fp16_over_fp32_64x36", smallHalf, smallLbs, PairCost::SkinAndDraw},
+                                         std::tuple{"fp16_over_fp32_skin", half, lbs, PairCost::Skin}}) {
             auto* bench = benchmark::RegisterBenchmark(
                 ("skin_ratio/" + std::string(name) + "/" + std::to_string(count)).c_str(),
-                [&context, a = a, b = b, skinOnly = skinOnly](benchmark::State& st) {
-                    paired(st, context, a, b, skinOnly);
-                });
+                [&context, a = a, b = b, kind = kind](benchmark::State& st) { paired(st, context, a, b, kind); });
             bench->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(pairs);
+        }
+    }
+    // Morph targets: the standard monster with fifteen (a Horse's count), morphed before skinning,
+    // over the same monster without, drawn in alternation: the whole frame of a crowd at the
+    // defaults (LOD and culling on) from both views, and the skin pass per vertex with every vertex
+    // morphed (brute force).
+    {
+        MonsterParams morphing = standard;
+        morphing.morphTargets = 15;
+        const uint32_t crowdCount = context.quick ? 256 : 10000, bruteCount = context.quick ? 4 : 256;
+        FrameCase overviewA{Technique::Compute, morphing, crowdCount, true}, overviewB = overviewA;
+        overviewB.params = standard;
+        FrameCase streetA = overviewA, streetB = overviewB;
+        streetA.street = streetB.street = true;
+        FrameCase skinA{Technique::Compute, morphing, bruteCount}, skinB = skinA;
+        skinB.params = standard;
+        const int pairs = context.quick ? 2 : 9;
+        const std::string crowdSize = std::to_string(crowdCount);
+        const std::tuple<std::string, FrameCase, FrameCase, PairCost> cases[] = {
+            {"crowd/overview/" + crowdSize, overviewA, overviewB, PairCost::Frame},
+            {"crowd/street/" + crowdSize, streetA, streetB, PairCost::Frame},
+            {"skin/" + std::to_string(bruteCount), skinA, skinB, PairCost::Skin}};
+        for (const auto& [name, a, b, kind] : cases) {
+            auto* bench = benchmark::RegisterBenchmark(
+                ("morph_ratio/" + name).c_str(),
+                [&context, a = a, b = b, kind = kind](benchmark::State& st) { paired(st, context, a, b, kind); });
+            bench->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(pairs);
+        }
+        // Each of the user's models with morph targets (--assets: a Horse, say) against itself drawn
+        // without them, each a crowd on its own: the same vertices, levels and pixels, so the ratio
+        // is what morphing costs.
+        for (const auto& unmorphed : context.unmorphedAssets) {
+            const auto original = std::find_if(context.assetCrowdModels.begin(), context.assetCrowdModels.end(),
+                                               [&](const auto& m) { return &m->model() == &unmorphed->model(); });
+            FrameCase a{Technique::Compute, standard, crowdCount, true}, b = a;
+            a.models = {original->get()};
+            b.models = {unmorphed.get()};
+            for (bool street : {false, true}) {
+                a.street = b.street = street;
+                const std::string stem = std::filesystem::path((*original)->asset().name).stem().string();
+                const std::string name = "morph_ratio/" + stem + "_over_unmorphed/" +
+                                         (street ? "street/" : "overview/") + crowdSize;
+                auto* bench = benchmark::RegisterBenchmark(name.c_str(), [&context, a, b](benchmark::State& st) {
+                    paired(st, context, a, b, PairCost::Frame);
+                });
+                bench->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(pairs);
+            }
         }
     }
     // The user's own models (--assets): LOD and culling against brute force, both views, as

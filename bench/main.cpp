@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     context.crowdModels.clear();
     context.monsters.clear();
+    context.unmorphedAssets.clear();
     context.assetCrowdModels.clear();
     context.assets = {};
     context.textures.reset();

@@ -1,8 +1,9 @@
 #version 460
 // Draw, vertex technique: skins in the vertex shader straight from the entry's palette, no skin
-// pass: the same blend as skin.comp (skinning.glsl).
+// pass: the same morph and blend as skin.comp (morph.glsl, skinning.glsl).
 #include "draw_common.glsl"
 #include "skinning.glsl"
+#include "morph.glsl"
 
 void main() {
     DrawInfo info = DrawInfos(pc.drawInfo).v[gl_DrawID];
@@ -13,9 +14,12 @@ void main() {
         return;
     }
     uint v = Uints(pc.order).v[vertex];
-    Influences found = influencesOf(pc.joints, pc.weights, pc.more, v);
+    MeshExtras extras = meshExtras(pc.extras);
+    Influences found = influencesOf(pc.joints, pc.weights, extras.more, v);
+    vec3 sourcePosition = Vec3s(pc.positions).v[v], sourceNormal = Vec3s(pc.normals).v[v];
+    morphVertex(extras, entry.pose, v, sourcePosition, sourceNormal);
     vec3 position, normal;
-    skinVertex(pc.palette, entry.pose * pc.jointCount + pc.jointBase, found, Vec3s(pc.positions).v[v],
-               Vec3s(pc.normals).v[v], position, normal);
+    skinVertex(pc.palette, entry.pose * pc.jointCount + pc.jointBase, found, sourcePosition, sourceNormal, position,
+               normal);
     emit(info, entry, vertex, position, normal);
 }

@@ -63,8 +63,46 @@ struct ChannelRecord {
     uint interpolation; // 0 linear, 1 step, 2 cubic spline
     float firstKeyTime;
     float invStep;      // 1 / key spacing when keys are uniform (the fast path), else 0
-    uint path;          // 0 translation, 1 rotation, 2 scale
+    uint path;          // 0 translation, 1 rotation, 2 scale, 3 morph weights
     uint pad;
+};
+
+// Morph targets (sample.comp samples the weights, morph.glsl morphs before skinning). Every
+// morphing mesh has its run in each pose slot's weights: its targets' weights in the slot's clip,
+// or its resting weights where the clip keys none for it (sampleMorphWeights() in
+// engine/anim/reference.cpp), kept as the targets that weigh anything: their count, then a
+// (target, weight) pair each, the target as uint bits. A clip keyed frame by frame (a Horse's
+// gallop) weighs one or two of its targets at a time, and each vertex then reads only those.
+#define HORDE_MORPH_RUN(targets) (1u + 2u * (targets))
+struct MorphMeshRecord {
+    uint targets;     // 0: the mesh does not morph
+    uint firstWeight; // its run's start in a pose slot's weights (HORDE_MORPH_RUN(targets) long)
+    uint restWeights; // into MorphTables.values: its weights where no clip keys them
+    uint pad;
+};
+
+// One model's morph tables, read through one address (SamplePush.morphs). A weights channel is a
+// ChannelRecord (path 3) whose keys are `targets` floats each in `values` (cubic: in-tangents,
+// weights, out-tangents), its times among the clips' other key times.
+struct MorphTables {
+    address meshes;       // MorphMeshRecord per mesh
+    address channelTable; // per (clip, mesh): its weights channel, or HORDE_NONE
+    address values;       // floats: resting weights and keyed weights
+    uint meshCount;
+    uint weightCount;     // words per pose slot: every morphing mesh's run
+};
+
+// What a mesh's vertices need beyond four influences, one record per (mesh, frame slot): the skin
+// pass, the vertex technique's draw and the impostor bake read it.
+struct MeshExtras {
+    address more;           // influences five to eight (MoreInfluences); 0 where the mesh keeps four
+    address morphPositions; // vec3 per (target, source vertex); 0: the mesh does not morph
+    address morphNormals;   // likewise; 0: its targets move no normals
+    address morphWeights;   // this frame slot's weights: MorphTables.weightCount words per pose slot
+    uint morphTargets;
+    uint vertexCount;       // source vertices: one target's stride
+    uint firstWeight;       // the mesh's run in a pose slot's weights
+    uint weightCount;       // words per pose slot (MorphTables.weightCount)
 };
 
 // One instance of a crowd, as every pass reads it. What it plays: `clip` at phase + speed x time
@@ -162,6 +200,8 @@ struct SamplePush {
     address blendKeys;  // the shared blends' keys (HORDE_NONE: unused), when poseInstances is 0
     uint bucketsPerClip;
     uint pad;
+    address morphs;       // MorphTables; 0: the model has no morph targets
+    address morphWeights; // out: MorphTables.weightCount words per pose slot
 };
 
 struct PosePush {
@@ -185,7 +225,7 @@ struct SkinPush {
     address order;    // level vertex -> source vertex
     address joints;   // u16vec4 per vertex; 0 for static meshes (rigid to jointBase)
     address weights;
-    address more;     // influences five to eight (MoreInfluences); 0 where the mesh keeps four
+    address extras;   // MeshExtras: influences five to eight, morph targets
     address palette;  // entries in the scene's form (HORDE_PALETTE_WORDS_*)
     address jobs;     // SkinJob per job of this list
     address counters; // jobs in this list: counters[countIndex]
@@ -230,7 +270,7 @@ struct DrawPush {
     address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
-    address more;  // vertex technique: influences five to eight; 0 where the mesh keeps four
+    address extras; // vertex technique: MeshExtras (influences five to eight, morph targets)
     address uvs;  // source texture coordinates (vec2), found through `order`; 0: the mesh has none
 };
 
@@ -433,19 +473,19 @@ struct ImpostorBakePush {
     address order;      // level vertex -> source vertex
     address joints;
     address weights;
-    address palette;    // the shared poses' palettes
+    address palette;    // the shared poses' palettes from the mesh's first joint: pose p's joint j
+                        // at p x jointCount + j
     address uvs;        // 0: none
     address materials;  // MaterialRecord per material slot
     address axes;       // mat4: the file's axes into the world, times the crowd's scale
     address poseTiles;  // uint per shared pose: its tile (CrowdAsset::poseTiles)
+    address extras;     // MeshExtras of the palettes' frame slot (its morph targets)
     vec4 sphere;        // every pose's sphere in world axes: what a tile holds
     uint view;          // azimuth + elevation x HORDE_IMPOSTOR_AZIMUTHS
     uint tilesPerRow;
     uint tileRows;
-    uint jointBase;
     uint jointCount;
     uint material;      // this draw's material slot
-    uint skinned;
     uint poseStride;    // instance i draws shared pose i x poseStride (CrowdAsset::impostorStride)
 };
 
@@ -498,19 +538,21 @@ static_assert(offsetof(InstanceRecord, fromClip) == 48 && offsetof(InstanceRecor
 static_assert(sizeof(BehaviourStateRecord) == 32 && sizeof(BehaviourTransitionRecord) == 8 &&
               sizeof(ClipMotionRecord) == 16);
 static_assert(sizeof(BehaviourPush) == 96 && offsetof(BehaviourPush, area) == 48 && offsetof(BehaviourPush, time) == 64);
-static_assert(sizeof(SamplePush) == 112 && offsetof(SamplePush, time) == 80 && offsetof(SamplePush, blendKeys) == 96);
+static_assert(sizeof(SamplePush) == 128 && offsetof(SamplePush, time) == 80 && offsetof(SamplePush, blendKeys) == 96 &&
+              offsetof(SamplePush, morphs) == 112);
+static_assert(sizeof(MorphMeshRecord) == 16 && sizeof(MorphTables) == 32 && sizeof(MeshExtras) == 48);
 static_assert(sizeof(PosePush) == 64 && offsetof(PosePush, nodeCount) == 40 && offsetof(PosePush, blendKeys) == 56);
 static_assert(sizeof(SkinPush) == 112 && offsetof(SkinPush, vertexCount) == 88);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&
               offsetof(FrameGlobals, cullEye) == 192 && offsetof(FrameGlobals, tintLevels) == 208);
-static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, more) == 112 &&
+static_assert(sizeof(DrawPush) == 128 && offsetof(DrawPush, jointBase) == 104 && offsetof(DrawPush, extras) == 112 &&
               offsetof(DrawPush, uvs) == 120);
 static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
               offsetof(CrowdFrame, blendKeys) == 264 && sizeof(CrowdFrame) == 280);
-static_assert(sizeof(ImpostorBakePush) == 128 && offsetof(ImpostorBakePush, sphere) == 80);
+static_assert(sizeof(ImpostorBakePush) == 128 && offsetof(ImpostorBakePush, sphere) == 88);
 static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32 && offsetof(ImpostorPush, poseTiles) == 56);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);

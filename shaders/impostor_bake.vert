@@ -1,10 +1,12 @@
 #version 460
 // Baking the impostor atlas: instance i is shared pose i x stride, the first of the poses its tile
-// stands for. A level vertex is skinned with that
-// pose's palette (the vertex technique's blend), put in the world's axes, seen along this layer's
-// view direction by an orthographic camera that holds the model's every-pose sphere, and moved
-// into pose i's tile (the played clips' poses have tiles, one after another). A border texel around each tile keeps its neighbours apart in the mips.
+// stands for. A level vertex is morphed by that pose's weights and skinned with its palette (the
+// vertex technique's morph and blend), put in the world's axes, seen along this layer's view
+// direction by an orthographic camera that holds the model's every-pose sphere, and moved into
+// pose i's tile (the played clips' poses have tiles, one after another). A border texel around
+// each tile keeps its neighbours apart in the mips.
 #include "common.glsl"
+#include "morph.glsl"
 
 layout(push_constant, scalar) uniform Push { ImpostorBakePush pc; };
 
@@ -15,9 +17,9 @@ void main() {
     uint pose = gl_InstanceIndex * pc.poseStride;
     uint v = Uints(pc.order).v[gl_VertexIndex];
     Affines palette = Affines(pc.palette);
-    uint base = pose * pc.jointCount + pc.jointBase;
+    uint base = pose * pc.jointCount;
     Affine m;
-    if (pc.skinned == 0u) {
+    if (isNull(pc.joints)) {
         m = palette.v[base];
     } else {
         uvec4 j = loadJoints(pc.joints, v);
@@ -31,9 +33,11 @@ void main() {
             m.r2 += p.r2 * w[k];
         }
     }
+    vec3 position = Vec3s(pc.positions).v[v], normal = Vec3s(pc.normals).v[v];
+    morphVertex(meshExtras(pc.extras), pose, v, position, normal);
     mat4 axes = Matrix(pc.axes).m;
-    vec3 world = (axes * vec4(transformPoint(m, Vec3s(pc.positions).v[v]), 1.0)).xyz;
-    outNormal = normalize(mat3(axes) * transformNormal(m, Vec3s(pc.normals).v[v]));
+    vec3 world = (axes * vec4(transformPoint(m, position), 1.0)).xyz;
+    outNormal = normalize(mat3(axes) * transformNormal(m, normal));
     outUV = isNull(pc.uvs) ? vec2(0.0) : Vec2s(pc.uvs).v[v];
 
     vec3 right, up, back;

@@ -1,10 +1,12 @@
 #version 460
 // Pass 4, skin: one (mesh, level)'s vertices for every skin job of that list (a visible
-// instance's own pose, or a pose shared by far instances) blended by the scene's skinning
-// (skinning.glsl) into the vertex pool the draw reads. Mirrors skinMesh() and
-// skinMeshDualQuaternion() in engine/anim/reference.cpp.
+// instance's own pose, or a pose shared by far instances) morphed by the pose's weights
+// (morph.glsl) and blended by the scene's skinning (skinning.glsl) into the vertex pool the draw
+// reads. Mirrors morphVertex(), skinMesh() and skinMeshDualQuaternion() in
+// engine/anim/reference.cpp.
 #include "compute.glsl"
 #include "skinning.glsl"
+#include "morph.glsl"
 
 layout(push_constant, scalar) uniform Push { SkinPush pc; };
 
@@ -14,9 +16,12 @@ void main() {
     SkinJob job = SkinJobs(pc.jobs).v[id / pc.vertexCount];
     uint vertex = id % pc.vertexCount;
     uint source = Uints(pc.order).v[vertex];
-    Influences found = influencesOf(pc.joints, pc.weights, pc.more, source);
+    MeshExtras extras = meshExtras(pc.extras);
+    Influences found = influencesOf(pc.joints, pc.weights, extras.more, source);
+    vec3 sourcePosition = Vec3s(pc.positions).v[source], sourceNormal = Vec3s(pc.normals).v[source];
+    morphVertex(extras, job.pose, source, sourcePosition, sourceNormal);
     vec3 position, normal;
-    skinVertex(pc.palette, job.pose * pc.jointCount + pc.jointBase, found, Vec3s(pc.positions).v[source],
-               Vec3s(pc.normals).v[source], position, normal);
+    skinVertex(pc.palette, job.pose * pc.jointCount + pc.jointBase, found, sourcePosition, sourceNormal, position,
+               normal);
     storePooled(pc.outPositions, pc.outNormals, job.vertexOffset + vertex, position, normal);
 }

@@ -205,8 +205,10 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.listStarts, 2u * 2u * 4u); // a start and a fill cursor: the one list and the impostors'
     EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
     EXPECT_EQ(b.blendKeys, 4u);            // a word, though no slot uses it
+    EXPECT_EQ(b.morphWeights, 0u);         // no morph targets
+    EXPECT_EQ(b.meshExtras, 48u);          // the one mesh's MeshExtras
     EXPECT_EQ(planBytes(plan), 144u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u);
+                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u + 0u + 48u);
 
     // Cross-fading, the shared-blend table takes its 16 slots (the fewest) beside the 65 bucket
     // poses: their palettes, their requests and their skin jobs.
@@ -217,6 +219,14 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(blends.sharedCount, (65u + 16u) * 12u);
     EXPECT_EQ(blends.jobCapacity, 4u + 65u + 16u);
     EXPECT_EQ(blends.bytes.blendKeys, 16u * 4u);
+
+    // Fifteen morph targets: every pose (bucket, blend and own) holds the one mesh's run, a count
+    // and fifteen (target, weight) pairs: 31 words.
+    HeapMeshAllocator heap;
+    const CrowdAsset morphing = buildCrowdAsset(buildMonster(heap, {.morphTargets = 15}), {.crowd = false});
+    const PartPlan withMorphs =
+        planPart(morphing, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4, .blends = true}, 1u << 23);
+    EXPECT_EQ(withMorphs.bytes.morphWeights, withMorphs.poses * 31u * 4u);
 }
 
 TEST(MemoryPlan, BruteForcePastThePoolGoesInChunksOfWholeBatches) {

@@ -97,6 +97,23 @@ TEST_F(CrowdTest, VertexShaderSkinningMatchesComputeSkinning) {
     }
 }
 
+// The monster with fifteen morph targets swelling its body: the vertex technique morphs in its
+// vertex shader what the skin pass morphs, with LOD on and off, and the swellings show (the
+// picture differs from the monster's without them).
+TEST_F(CrowdTest, MorphTargetsDrawTheSameWithEitherTechnique) {
+    Model morphing = buildMonster(*allocator_, MonsterParams{.legPairs = 4, .sides = 8, .ringsPerBone = 2, .morphTargets = 15});
+    CrowdModel crowdModel(device(), morphing);
+    const CrowdModel* models[] = {&crowdModel};
+    for (bool lod : {false, true}) {
+        CrowdScene compute(device(), models, withCount(settings(Technique::Compute, true, lod), 200));
+        CrowdScene vertex(device(), models, withCount(settings(Technique::Vertex, true, lod), 200));
+        const HeadlessResult a = render(compute, 0.7f), b = render(vertex, 0.7f);
+        EXPECT_LT(test::differingFraction(a.image, b.image, 4), 0.002) << "lod " << lod;
+        const HeadlessResult plain = render(200, settings(Technique::Compute, true, lod), 0.7f);
+        EXPECT_GT(test::differingFraction(a.image, plain.image, 4), 0.005) << "lod " << lod;
+    }
+}
+
 // Brute force through a pool that holds a quarter of the crowd (skin a chunk, draw it, the
 // next): still every instance in full, and the same image to the bit as skinning the whole crowd
 // first; its pass times add up over the chunks.

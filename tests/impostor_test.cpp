@@ -86,6 +86,14 @@ class ImpostorTest : public test::VulkanTest {
         return renderHeadless(device(), scene, view, o);
     }
 
+    // An impostor's box is its mesh's within 2 px on every side.
+    static void expectSameBox(const test::Coverage& impostor, const test::Coverage& mesh) {
+        EXPECT_NEAR(double(impostor.minX), double(mesh.minX), 2.0);
+        EXPECT_NEAR(double(impostor.maxX), double(mesh.maxX), 2.0);
+        EXPECT_NEAR(double(impostor.minY), double(mesh.minY), 2.0);
+        EXPECT_NEAR(double(impostor.maxY), double(mesh.maxY), 2.0);
+    }
+
     static gpu::InstanceRecord bindPose(glm::vec3 at) {
         return {HORDE_NONE, 0.0f, 1.0f, 1, glm::vec4(at, 0.0f), glm::vec4(1.0f)};
     }
@@ -116,16 +124,48 @@ TEST_F(ImpostorTest, AMonsterAsImpostorCoversAndColoursLikeItsMesh) {
         ASSERT_EQ(mesh.stats.counts.back().impostors, 0u);
         const test::Coverage a = test::coverage(mesh.image), b = test::coverage(impostor.image);
         ASSERT_GT(a.pixels, 50u);
-        EXPECT_NEAR(double(b.minX), double(a.minX), 2.0);
-        EXPECT_NEAR(double(b.maxX), double(a.maxX), 2.0);
-        EXPECT_NEAR(double(b.minY), double(a.minY), 2.0);
-        EXPECT_NEAR(double(b.maxY), double(a.maxY), 2.0);
+        expectSameBox(b, a);
         EXPECT_GE(double(b.pixels), 0.9 * double(a.pixels));
         EXPECT_LE(double(b.pixels), 1.35 * double(a.pixels));
         const glm::dvec3 ca = meanColor(mesh.image), cb = meanColor(impostor.image);
         for (int c = 0; c < 3; ++c)
             EXPECT_NEAR(cb[c], ca[c], 0.15 * ca[c]) << "channel " << c;
     }
+}
+
+// A square whose one morph target moves it 1.5 units right, resting at weight 1: its impostor is
+// baked morphed, as its mesh is drawn, so the two cover the same box (the unmorphed square lies
+// a square and a half to the left).
+TEST_F(ImpostorTest, AMorphedMeshIsBakedAsItIsDrawn) {
+    Model model;
+    model.nodes = {Node{"square"}};
+    Mesh mesh;
+    mesh.name = "square";
+    mesh.storage = allocator_->allocate(
+        {.vertexCount = 4, .indexCount = 12, .uvSets = 0, .index16 = true, .morphTargets = 1}, "square");
+    MeshArrays& a = mesh.arrays();
+    for (uint32_t v = 0; v < 4; ++v) {
+        a.positions[v] = glm::vec3(float(v & 1) - 0.5f, float(v >> 1) - 0.5f, 0.0f);
+        a.normals[v] = glm::vec3(0, 0, 1);
+        a.morphPositions[v] = glm::vec3(1.5f, 0, 0);
+    }
+    const uint16_t indices[] = {0, 1, 3, 0, 3, 2, 0, 3, 1, 0, 2, 3}; // both faces
+    for (uint32_t i = 0; i < 12; ++i) a.indices16[i] = indices[i];
+    mesh.morphWeights = {1.0f};
+    mesh.submeshes.push_back({"", 0, 12});
+    model.meshes.push_back(std::move(mesh));
+    finalizeMeshes(model);
+    model.meshes[0].storage->commit();
+    CrowdModel crowdModel(device(), model);
+    const CrowdModel* models[] = {&crowdModel};
+    const ViewCamera camera = along(0, crowdModel.asset().worldSphere, 64.0f);
+    const float error = 2.0f * 64.0f / kImpostorPixelsPerErrorPixel;
+    const HeadlessResult drawn = draw(models, {{bindPose(glm::vec3(0.0f))}}, settings(false, error), camera);
+    const HeadlessResult baked = draw(models, {{bindPose(glm::vec3(0.0f))}}, settings(true, error), camera);
+    ASSERT_EQ(baked.stats.counts.back().impostors, 1u);
+    const test::Coverage m = test::coverage(drawn.image), i = test::coverage(baked.image);
+    ASSERT_GT(m.pixels, 50u);
+    expectSameBox(i, m);
 }
 
 // Scenes of the same models share their textures and impostors (the profile's techniques, the

@@ -98,10 +98,9 @@ void expectQuarterTurnBounds(const MotionBounds& bounds) {
     EXPECT_NEAR(bounds.clipSpeed[0], 2.0 * 63.0 * chord, 1e-4);
 }
 
-} // namespace
-
-TEST(MotionBounds, SphereHoldsTheMonsterAtRandomTimesAndInBindPose) {
-    const Model& model = monster();
+// The sphere holds every vertex in the bind pose and at 500 random times of each clip, and is not
+// much larger than the farthest seen.
+void expectSphereHolds(const Model& model) {
     const MotionBounds bounds = motionBounds(model);
     ASSERT_EQ(bounds.clipSpeed.size(), model.clips.size());
     const glm::dvec3 center(bounds.sphere.center);
@@ -120,6 +119,20 @@ TEST(MotionBounds, SphereHoldsTheMonsterAtRandomTimesAndInBindPose) {
     }
     // Conservative, but not by much: the padding is one sample gap's motion.
     EXPECT_LE(radius, seen * 1.1);
+}
+
+} // namespace
+
+TEST(MotionBounds, SphereHoldsTheMonsterAtRandomTimesAndInBindPose) { expectSphereHolds(monster()); }
+
+// Morph targets move vertices before skinning: the monster whose fifteen targets swell its body
+// by a tenth of its length (MonsterParams::morphTargets) stays inside its sphere, which grows
+// by what the swellings add.
+TEST(MotionBounds, SphereHoldsTheMorphingMonster) {
+    HeapMeshAllocator heap;
+    const Model morphing = buildMonster(heap, {.morphTargets = 15});
+    expectSphereHolds(morphing);
+    EXPECT_GT(motionBounds(morphing).sphere.radius, motionBounds(monster()).sphere.radius);
 }
 
 // The sphere comes from the linear blend of each vertex's four strongest influences; the crowd

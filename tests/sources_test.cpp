@@ -139,3 +139,18 @@ TEST(Sources, ScalesStandEveryModelOfAMixedCrowdAtOneHeight) {
         }
     }
 }
+
+// Crowds morph what they draw, so loading says nothing of morph targets; converting to a format
+// with no place for them says what is lost, once, with the counts.
+TEST(Sources, OnlyAConversionThatDropsMorphTargetsWarnsOfThem) {
+    HeapMeshAllocator heap;
+    const Model morphing = buildMonster(heap, {.morphTargets = 4});
+    EXPECT_TRUE(warningsOf(morphing, true).empty());
+    EXPECT_TRUE(conversionWarnings(morphing, "gltf").empty());
+    const std::vector<std::string> lost = conversionWarnings(morphing, "grimrock");
+    ASSERT_EQ(lost.size(), 1u);
+    EXPECT_NE(lost[0].find("1 mesh has morph targets, weighted by 1 clip: grimrock has no place for them"),
+              std::string::npos)
+        << lost[0];
+    EXPECT_TRUE(conversionWarnings(buildMonster(heap), "grimrock").empty());
+}

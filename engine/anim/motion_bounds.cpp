@@ -40,13 +40,16 @@ std::vector<Sample> sampleTimes(const Clip& clip, uint32_t samplesPerClip) {
     const uint32_t n = std::max(samplesPerClip, 2u);
     const double spacing = duration / double(n - 1);
     std::vector<Sample> keys{{0.0}, {duration}};
-    for (const Channel& c : clip.channels)
-        for (float t : c.times) {
+    auto addKeys = [&](const std::vector<float>& times, Interpolation interpolation) {
+        for (float t : times) {
             if (!(t > 0.0f) || double(t) > duration) continue;
-            const bool step = c.interpolation == Interpolation::Step;
+            const bool step = interpolation == Interpolation::Step;
             keys.push_back({t, step});
             if (step) keys.push_back({t - kBeforeJump * spacing});
         }
+    };
+    for (const Channel& c : clip.channels) addKeys(c.times, c.interpolation);
+    for (const MorphChannel& c : clip.morphs) addKeys(c.times, c.interpolation);
     // A jump wins over a plain key at the same time.
     std::sort(keys.begin(), keys.end(),
               [](Sample a, Sample b) { return a.time < b.time || (a.time == b.time && a.jump > b.jump); });
@@ -64,7 +67,8 @@ std::vector<Sample> sampleTimes(const Clip& clip, uint32_t samplesPerClip) {
 }
 
 // Every mesh's vertex positions in model space, end to end, at one clip time: the reference's
-// first three passes, then its linear blend of positions alone (normals are not needed here).
+// first three passes, then its morph and linear blend of positions alone (normals are not needed
+// here).
 class Poser {
   public:
     explicit Poser(const Model& model) : model_(model), locals_(model.nodes.size()), models_(model.nodes.size()) {
@@ -80,7 +84,7 @@ class Poser {
         for (const Mesh& mesh : model_.meshes) {
             meshPalette(model_, mesh, models_, palette_);
             rows_.assign(palette_.begin(), palette_.end());
-            skin(mesh, out);
+            skin(mesh, sampleMorphWeights(model_, mesh, clip, t), out);
             out += mesh.vertexCount();
         }
         return positions_;
@@ -89,10 +93,11 @@ class Poser {
   private:
     // Positions need only the top three rows of each matrix; blending those first and moving
     // the vertex once halves the work of moving it by each matrix and blending the results.
-    void skin(const Mesh& mesh, glm::dvec3* out) const {
+    void skin(const Mesh& mesh, const std::vector<double>& morphWeights, glm::dvec3* out) const {
         const MeshArrays& a = mesh.arrays();
         for (uint32_t v = 0; v < mesh.vertexCount(); ++v) {
-            const glm::dvec4 p(glm::dvec3(a.positions[v]), 1.0);
+            const glm::dvec4 p(morphWeights.empty() ? glm::dvec3(a.positions[v]) : morphVertex(mesh, v, morphWeights).position,
+                               1.0);
             if (!mesh.skinned()) {
                 out[v] = rows_[0] * p;
                 continue;

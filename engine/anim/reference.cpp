@@ -53,33 +53,48 @@ glm::dvec4 blend(const Clip& clip, const Channel& c, glm::dvec4 a, glm::dvec4 b,
 }
 } // namespace
 
+namespace {
+// Where t falls among a channel's keys (sample.comp's keySpan): between keys a and b, u of the way
+// (a == b: key a alone), as a cubic Hermite spline over dt where `cubic`. Translation, rotation,
+// scale and morph weight channels all read their keys through it.
+struct KeySpan {
+    size_t a = 0, b = 0;
+    double u = 0.0, dt = 0.0;
+    bool cubic = false;
+};
+
+KeySpan keySpan(const Clip& clip, const std::vector<float>& times, Interpolation interpolation, double t) {
+    const size_t last = times.size() - 1;
+    if (last == 0 || t <= times[0]) return {};
+    if (t >= times[last]) {
+        const double tail = clip.duration - times[last];
+        if (clip.end == ClipEnd::WrapToFirst && tail > 0.0 && interpolation != Interpolation::Step)
+            return {last, 0, std::min((t - times[last]) / tail, 1.0)};
+        return {last, last};
+    }
+    // Largest i with times[i] <= t; the tests above guarantee times[0] < t < times[last].
+    size_t i = size_t(std::upper_bound(times.begin(), times.end(), float(t)) - times.begin()) - 1;
+    while (i + 1 < last && double(times[i + 1]) <= t) ++i;
+    while (i > 0 && double(times[i]) > t) --i;
+    if (interpolation == Interpolation::Step) return {i, i};
+    const double t0 = times[i], dt = double(times[i + 1]) - t0;
+    return {i, i + 1, dt > 0.0 ? (t - t0) / dt : 1.0, dt, interpolation == Interpolation::CubicSpline};
+}
+
+// Cubic Hermite between p0 and p1, with tangents m0 (out of p0) and m1 (into p1) over dt.
+template <class V>
+V hermite(V p0, V m0, V p1, V m1, double u, double dt) {
+    const double u2 = u * u, u3 = u2 * u;
+    return (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * dt * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * dt * m1;
+}
+} // namespace
+
 glm::dvec4 sampleChannel(const Clip& clip, const Channel& c, double t) {
-    const size_t n = c.times.size();
-    const size_t last = n - 1;
-    if (n == 1 || t <= c.times[0]) return key(c, 0, 1);
-    if (t >= c.times[last]) {
-        double tail = clip.duration - c.times[last];
-        if (clip.end == ClipEnd::WrapToFirst && tail > 0.0 && c.interpolation != Interpolation::Step)
-            return blend(clip, c, key(c, last, 1), key(c, 0, 1), std::min((t - c.times[last]) / tail, 1.0));
-        return key(c, last, 1);
-    }
-    // Largest i with times[i] <= t; the loop above guarantees times[0] < t < times[last].
-    size_t i = size_t(std::upper_bound(c.times.begin(), c.times.end(), float(t)) - c.times.begin()) - 1;
-    while (i + 1 < last && double(c.times[i + 1]) <= t) ++i;
-    while (i > 0 && double(c.times[i]) > t) --i;
-    double t0 = c.times[i], t1 = c.times[i + 1], dt = t1 - t0;
-    double u = dt > 0.0 ? (t - t0) / dt : 1.0;
-    switch (c.interpolation) {
-    case Interpolation::Step: return key(c, i, 1);
-    case Interpolation::Linear: return blend(clip, c, key(c, i, 1), key(c, i + 1, 1), u);
-    case Interpolation::CubicSpline: {
-        double u2 = u * u, u3 = u2 * u;
-        glm::dvec4 p0 = key(c, i, 1), m0 = key(c, i, 2) * dt, p1 = key(c, i + 1, 1), m1 = key(c, i + 1, 0) * dt;
-        glm::dvec4 r = (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * m1;
-        return c.path == ChannelPath::Rotation ? r / glm::length(r) : r;
-    }
-    }
-    return key(c, i, 1);
+    const KeySpan k = keySpan(clip, c.times, c.interpolation, t);
+    if (k.a == k.b) return key(c, k.a, 1);
+    if (!k.cubic) return blend(clip, c, key(c, k.a, 1), key(c, k.b, 1), k.u);
+    const glm::dvec4 r = hermite(key(c, k.a, 1), key(c, k.a, 2), key(c, k.b, 1), key(c, k.b, 0), k.u, k.dt);
+    return c.path == ChannelPath::Rotation ? r / glm::length(r) : r;
 }
 
 std::vector<TrsD> sampleTrs(const Model& model, const Clip* clip, double t) {
@@ -131,38 +146,16 @@ std::span<const float> morphKey(const MorphChannel& c, size_t k, size_t part) {
 }
 
 std::vector<double> sampleMorphChannel(const Clip& clip, const MorphChannel& c, double t) {
+    const KeySpan k = keySpan(clip, c.times, c.interpolation, t);
+    const std::span<const float> a = morphKey(c, k.a, 1), b = morphKey(c, k.b, 1);
     std::vector<double> out(c.targets);
-    auto mixKeys = [&](std::span<const float> a, std::span<const float> b, double u) {
-        for (size_t i = 0; i < out.size(); ++i) out[i] = double(a[i]) + (double(b[i]) - double(a[i])) * u;
-    };
-    const size_t last = c.times.size() - 1;
-    if (last == 0 || t <= c.times[0]) {
-        mixKeys(morphKey(c, 0, 1), morphKey(c, 0, 1), 0.0);
-        return out;
-    }
-    if (t >= c.times[last]) {
-        const double tail = clip.duration - c.times[last];
-        const bool wraps = clip.end == ClipEnd::WrapToFirst && tail > 0.0 && c.interpolation != Interpolation::Step;
-        mixKeys(morphKey(c, last, 1), morphKey(c, 0, 1), wraps ? std::min((t - c.times[last]) / tail, 1.0) : 0.0);
-        return out;
-    }
-    size_t i = size_t(std::upper_bound(c.times.begin(), c.times.end(), float(t)) - c.times.begin()) - 1;
-    while (i + 1 < last && double(c.times[i + 1]) <= t) ++i;
-    while (i > 0 && double(c.times[i]) > t) --i;
-    const double t0 = c.times[i], dt = double(c.times[i + 1]) - t0;
-    const double u = dt > 0.0 ? (t - t0) / dt : 1.0;
-    switch (c.interpolation) {
-    case Interpolation::Step: mixKeys(morphKey(c, i, 1), morphKey(c, i, 1), 0.0); break;
-    case Interpolation::Linear: mixKeys(morphKey(c, i, 1), morphKey(c, i + 1, 1), u); break;
-    case Interpolation::CubicSpline: {
-        const double u2 = u * u, u3 = u2 * u;
-        const std::span<const float> p0 = morphKey(c, i, 1), m0 = morphKey(c, i, 2), p1 = morphKey(c, i + 1, 1),
-                                     m1 = morphKey(c, i + 1, 0);
-        for (size_t k = 0; k < out.size(); ++k)
-            out[k] = (2 * u3 - 3 * u2 + 1) * p0[k] + (u3 - 2 * u2 + u) * dt * m0[k] + (-2 * u3 + 3 * u2) * p1[k] +
-                     (u3 - u2) * dt * m1[k];
-        break;
-    }
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (k.a == k.b)
+            out[i] = a[i];
+        else if (!k.cubic)
+            out[i] = double(a[i]) + (double(b[i]) - double(a[i])) * k.u;
+        else
+            out[i] = hermite<double>(a[i], morphKey(c, k.a, 2)[i], b[i], morphKey(c, k.b, 0)[i], k.u, k.dt);
     }
     return out;
 }

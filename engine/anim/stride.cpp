@@ -22,7 +22,7 @@ std::vector<glm::dvec3> posed(const Model& model, const Clip& clip, double t) {
     for (const Mesh& mesh : model.meshes) {
         meshPalette(model, mesh, models, palette);
         std::vector<glm::dvec3> positions(mesh.vertexCount()), normals(mesh.vertexCount());
-        skinMesh(mesh, palette, positions, normals);
+        skinMesh(mesh, palette, positions, normals, 4, sampleMorphWeights(model, mesh, &clip, t));
         out.insert(out.end(), positions.begin(), positions.end());
     }
     return out;

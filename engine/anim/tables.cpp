@@ -28,6 +28,58 @@ float uniformKeyStep(const std::vector<float>& times) {
     return float(step);
 }
 
+namespace {
+
+gpu::ChannelRecord channelRecord(const std::vector<float>& times, Interpolation interpolation, size_t firstTime,
+                                 size_t firstValue, uint32_t path) {
+    gpu::ChannelRecord r{};
+    r.firstTime = uint32_t(firstTime);
+    r.firstValue = uint32_t(firstValue);
+    r.keyCount = uint32_t(times.size());
+    r.interpolation = interpolation == Interpolation::Linear ? 0u : interpolation == Interpolation::Step ? 1u : 2u;
+    r.firstKeyTime = times.front();
+    const float step = uniformKeyStep(times);
+    r.invStep = step > 0.0f ? 1.0f / step : 0.0f;
+    r.path = path;
+    return r;
+}
+
+// Each morphing mesh's run of a pose slot's weights and its resting weights, and per clip the
+// weights channel it reads: the first of the clip's channels on its node with as many targets (as
+// sampleMorphWeights() picks).
+void addMorphTables(const Model& model, AnimationTables& t) {
+    for (const Mesh& mesh : model.meshes) {
+        const uint32_t targets = mesh.morphTargets(), rest = uint32_t(t.morphValues.size());
+        t.morphMeshes.push_back({targets, t.morphWeightCount, rest, 0});
+        t.morphWeightCount += targets > 0 ? HORDE_MORPH_RUN(targets) : 0;
+        t.morphValues.insert(t.morphValues.end(), mesh.morphWeights.begin(), mesh.morphWeights.end());
+        t.morphValues.resize(rest + targets, 0.0f);
+    }
+    if (t.morphWeightCount == 0) return;
+    for (const Clip& clip : model.clips) {
+        std::vector<uint32_t> recordOf(clip.morphs.size(), HORDE_NONE);
+        for (const Mesh& mesh : model.meshes) {
+            uint32_t channel = HORDE_NONE;
+            for (size_t c = 0; c < clip.morphs.size() && mesh.morphTargets() > 0; ++c) {
+                const MorphChannel& morph = clip.morphs[c];
+                if (morph.node != mesh.node || morph.targets != mesh.morphTargets()) continue;
+                if (recordOf[c] == HORDE_NONE) {
+                    recordOf[c] = uint32_t(t.channels.size());
+                    t.channels.push_back(
+                        channelRecord(morph.times, morph.interpolation, t.times.size(), t.morphValues.size(), 3));
+                    t.times.insert(t.times.end(), morph.times.begin(), morph.times.end());
+                    t.morphValues.insert(t.morphValues.end(), morph.values.begin(), morph.values.end());
+                }
+                channel = recordOf[c];
+                break;
+            }
+            t.morphChannelTable.push_back(channel);
+        }
+    }
+}
+
+} // namespace
+
 AnimationTables buildAnimationTables(const Model& model) {
     AnimationTables t;
     const uint32_t nodeCount = uint32_t(model.nodes.size());
@@ -42,18 +94,10 @@ AnimationTables buildAnimationTables(const Model& model) {
                            clip.rotationBlend == RotationBlend::Nlerp ? 1u : 0u, tableBase});
         t.channelTable.resize(t.channelTable.size() + size_t(nodeCount) * 3, HORDE_NONE);
         for (const Channel& c : clip.channels) {
-            gpu::ChannelRecord r{};
-            r.firstTime = uint32_t(t.times.size());
-            r.firstValue = uint32_t(t.values.size());
-            r.keyCount = uint32_t(c.times.size());
-            r.interpolation = c.interpolation == Interpolation::Linear ? 0u : c.interpolation == Interpolation::Step ? 1u : 2u;
-            r.firstKeyTime = c.times.front();
-            float step = uniformKeyStep(c.times);
-            r.invStep = step > 0.0f ? 1.0f / step : 0.0f;
-            r.path = uint32_t(c.path);
             // A later channel for the same (node, path) wins, as in sampleLocals().
             t.channelTable[tableBase + c.node * 3 + uint32_t(c.path)] = uint32_t(t.channels.size());
-            t.channels.push_back(r);
+            t.channels.push_back(
+                channelRecord(c.times, c.interpolation, t.times.size(), t.values.size(), uint32_t(c.path)));
             t.times.insert(t.times.end(), c.times.begin(), c.times.end());
             t.values.insert(t.values.end(), c.values.begin(), c.values.end());
         }
@@ -73,6 +117,7 @@ AnimationTables buildAnimationTables(const Model& model) {
             t.joints.push_back({toAffine(glm::mat4(1.0f)), mesh.node, 0, 0, 0});
         }
     }
+    addMorphTables(model, t);
     return t;
 }
 

@@ -17,6 +17,12 @@ struct AnimationTables {
     std::vector<glm::vec4> values;
     std::vector<gpu::JointRecord> joints;     // every skin's joints, then one per static mesh
     std::vector<uint32_t> meshJointBase;      // per mesh: its first joint in `joints`
+    // Morph targets (gpu::MorphTables): weights channels are among `channels` (path 3), their
+    // keys' times among `times` and their weights in `morphValues`, after every mesh's resting ones.
+    std::vector<gpu::MorphMeshRecord> morphMeshes; // per mesh
+    std::vector<uint32_t> morphChannelTable;       // per (clip, mesh): channel or HORDE_NONE
+    std::vector<float> morphValues;
+    uint32_t morphWeightCount = 0;                 // words per pose slot: every morphing mesh's run
 };
 
 AnimationTables buildAnimationTables(const Model& model);

@@ -29,7 +29,8 @@ uint32_t bruteChunk(const CrowdAsset& asset, uint32_t count, uint64_t vertexBudg
 uint32_t poseCapacity(const CrowdAsset& asset, uint32_t count, const CrowdBudget& budget) {
     if (!budget.lod) return count;
     if (budget.poseBudget > 0) return std::min(count, budget.poseBudget);
-    const uint64_t poseBytes = (asset.tables.rest.size() + asset.tables.joints.size()) * sizeof(gpu::Affine);
+    const uint64_t poseBytes = (asset.tables.rest.size() + asset.tables.joints.size()) * sizeof(gpu::Affine) +
+                               asset.tables.morphWeightCount * sizeof(uint32_t);
     return uint32_t(std::min<uint64_t>(
         count, std::max<uint64_t>(kPoseBytesPerSlot / std::max<uint64_t>(poseBytes, 1), 1)));
 }
@@ -81,6 +82,8 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.drawInfo = p.drawCommands * sizeof(gpu::DrawInfo);
     b.locals = p.poses * asset.tables.rest.size() * sizeof(gpu::Affine);
     b.palette = p.poses * asset.tables.joints.size() * paletteEntryBytes(budget.skin);
+    b.morphWeights = p.poses * asset.tables.morphWeightCount * sizeof(uint32_t);
+    b.meshExtras = meshes * sizeof(gpu::MeshExtras);
     // At half precision the positions buffer holds both (HORDE_POOL_WORDS_HALF).
     const bool half = budget.skin.precision == Precision::Fp16;
     b.positions = p.vertexCapacity * (half ? poolVertexBytes(budget.skin) : sizeof(glm::vec3));
@@ -115,7 +118,7 @@ struct Named {
     uint64_t bytes;
     const char* what;
 };
-std::array<Named, 19> named(const PartPlan::Bytes& b) {
+std::array<Named, 21> named(const PartPlan::Bytes& b) {
     return {{{b.counters, "crowd counters"},
              {b.entries, "draw lists"},
              {b.sharedRequests, "shared pose requests"},
@@ -134,7 +137,9 @@ std::array<Named, 19> named(const PartPlan::Bytes& b) {
              {b.demand, "pool demand by distance"},
              {b.listStarts, "list starts"},
              {b.impostorDraw, "impostor draw"},
-             {b.blendKeys, "shared blend keys"}}};
+             {b.blendKeys, "shared blend keys"},
+             {b.morphWeights, "morph weights"},
+             {b.meshExtras, "mesh extras"}}};
 }
 } // namespace
 

@@ -55,12 +55,12 @@ struct PartPlan {
     uint32_t chunkInstances = 0; // brute force: instances skinned and drawn at a time
     uint32_t counterCount = 0;   // the header, one per material slot, two per list
     uint64_t vertexCapacity = 0; // skinned vertices the pool holds (0 without a pool)
-    uint64_t poses = 0;          // shared, blend and own poses with locals and palettes
+    uint64_t poses = 0;          // shared, blend and own poses with locals, palettes and morph weights
     uint64_t drawCommands = 0;   // one per (material slot, level submesh)
     struct Bytes {
         uint64_t counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws,
             drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts, impostorDraw,
-            blendKeys;
+            blendKeys, morphWeights, meshExtras;
     } bytes{};
     bool chunked(uint32_t count) const { return chunkInstances < count; }
 };

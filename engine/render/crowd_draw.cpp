@@ -144,7 +144,7 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
         push.joints = source.joints;
         push.weights = source.weights;
         push.palette = b.palette.address();
-        push.more = source.more;
+        push.extras = b.meshExtras.address() + VkDeviceAddress(mesh) * sizeof(gpu::MeshExtras);
     }
     const bool uvs = settings_.textures && source.uv0 != 0;
     if (uvs) push.uvs = source.uv0;

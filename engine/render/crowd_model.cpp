@@ -26,6 +26,15 @@ CrowdModel::CrowdModel(Device& device, const Model& model, CrowdAsset asset)
     buffers_.axes = upload.add(axes, "axes to world");
     buffers_.fadeFloors = upload.add(asset_.fadeFloors, "cross-fade floors");
     buffers_.poseTiles = upload.add(asset_.poseTiles, "impostor pose tiles");
+    std::vector<gpu::MorphTables> morphs;
+    if (t.morphWeightCount > 0) {
+        buffers_.morphMeshes = upload.add(t.morphMeshes, "morph meshes");
+        buffers_.morphChannelTable = upload.add(t.morphChannelTable, "clip morph channel table");
+        buffers_.morphValues = upload.add(t.morphValues, "morph weights");
+        morphs.push_back({buffers_.morphMeshes.address(), buffers_.morphChannelTable.address(),
+                          buffers_.morphValues.address(), uint32_t(t.morphMeshes.size()), t.morphWeightCount});
+        buffers_.morphTables = upload.add(morphs, "morph tables");
+    }
     for (size_t m = 0; m < model.meshes.size(); ++m) {
         const std::string tag = " " + model.meshes[m].name;
         buffers_.lodIndices.push_back(upload.add(asset_.drawIndices[m], "lod indices" + tag,

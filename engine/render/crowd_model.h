@@ -32,6 +32,9 @@ class CrowdModel {
     struct Buffers {
         Buffer rest, clips, channelTable, channels, times, values, joints, clipSpeed, meshes, levels,
             submeshes, axes, fadeFloors, poseTiles;
+        // Morph targets' tables and the record that names them (gpu::MorphTables); empty buffers
+        // and no record where the model has none.
+        Buffer morphMeshes, morphChannelTable, morphValues, morphTables;
         std::vector<Buffer> lodIndices, lodOrder; // per mesh
     };
     const Buffers& buffers() const { return buffers_; }

@@ -24,7 +24,8 @@ struct PoseSlots {
     uint32_t countIndex, firstSlot;
 };
 
-gpu::SamplePush samplePush(const CrowdModel& cm, const PoseSlots& slots, VkDeviceAddress locals, float time) {
+gpu::SamplePush samplePush(const CrowdModel& cm, const PoseSlots& slots, const CrowdScene::Part::PerSlot& b,
+                           float time) {
     gpu::SamplePush push{};
     push.instances = slots.instances;
     push.poseInstances = slots.poseInstances;
@@ -34,8 +35,10 @@ gpu::SamplePush samplePush(const CrowdModel& cm, const PoseSlots& slots, VkDevic
     push.times = cm.buffers().times.address();
     push.values = cm.buffers().values.address();
     push.rest = cm.buffers().rest.address();
-    push.locals = locals;
+    push.locals = b.locals.address();
     push.counters = slots.counters;
+    push.morphs = cm.buffers().morphTables.address();
+    push.morphWeights = b.morphWeights.address();
     push.time = time;
     push.nodeCount = uint32_t(cm.asset().tables.rest.size());
     push.countIndex = slots.countIndex;
@@ -69,7 +72,7 @@ PoseSlots ownPoses(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot
 gpu::SamplePush blendSamplePush(const CrowdScene::Part& part, const CrowdScene::Part::PerSlot& b) {
     const PoseSlots slots{part.instanceBuffer.address(), 0, b.counters.address(), part.plan.blendSlots,
                           part.asset().sharedPoses()};
-    gpu::SamplePush push = samplePush(*part.model, slots, b.locals.address(), 0.0f);
+    gpu::SamplePush push = samplePush(*part.model, slots, b, 0.0f);
     push.blendKeys = b.blendKeys.address();
     push.bucketsPerClip = part.asset().bucketsPerClip;
     return push;
@@ -98,7 +101,7 @@ gpu::SkinPush CrowdScene::skinPush(const Part& part, uint32_t slotIndex, uint32_
     push.order = cm.buffers().lodOrder[level.mesh].address();
     push.joints = mesh.joints;
     push.weights = mesh.weights;
-    push.more = mesh.more;
+    push.extras = b.meshExtras.address() + VkDeviceAddress(level.mesh) * sizeof(gpu::MeshExtras);
     push.palette = b.palette.address();
     push.jobs = b.jobs.address() + VkDeviceAddress(list) * part.plan.jobCapacity * sizeof(gpu::SkinJob);
     push.counters = b.counters.address();
@@ -153,7 +156,7 @@ void CrowdScene::computeSharedPoses() {
                                   0};
             for (Part::PerSlot& b : parts_[p].slots)
                 dispatch(cmd, pipelines_.sample,
-                         samplePush(*parts_[p].model, slots, b.locals.address(), 0.0f),
+                         samplePush(*parts_[p].model, slots, b, 0.0f),
                          uint64_t(t.poses.size()) * parts_[p].asset().tables.rest.size());
         }
         passBarrier(cmd);
@@ -282,7 +285,7 @@ void CrowdScene::recordPasses(VkCommandBuffer cmd, uint32_t slotIndex, float tim
     beginCount(PassStatisticsQueries::kSample);
     for (Part& part : parts_) {
         Part::PerSlot& b = part.slots[slotIndex];
-        indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b.locals.address(), time),
+        indirect(pipelines_.sample, samplePush(*part.model, ownPoses(part, b), b, time),
                  b.dispatches, 0);
         dispatch(cmd, pipelines_.sample, blendSamplePush(part, b), part.plan.blendSlots);
         commands_ += 3;

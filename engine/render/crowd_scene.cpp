@@ -114,6 +114,7 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     TableUpload upload(device);
     std::vector<std::vector<gpu::DrawInfo>> chunkInfos(parts_.size());
     std::vector<std::vector<gpu::CrowdFrame>> frames(parts_.size());
+    std::vector<std::vector<gpu::MeshExtras>> extras(parts_.size());
     for (size_t p = 0; p < parts_.size(); ++p) {
         Part& part = parts_[p];
         part.instanceBuffer = upload.add(part.instances, "crowd instances");
@@ -131,6 +132,13 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
         for (uint32_t s = 0; s < output.slots; ++s)
             part.slots[s].frame = upload.add(std::as_bytes(std::span(&frames[p][s], 1)),
                                              "crowd frame (slot " + std::to_string(s) + ")");
+        for (uint32_t s = 0; s < output.slots; ++s)
+            for (uint32_t m = 0; m < part.meshCount(); ++m)
+                extras[p].push_back(meshExtras(part, s, m));
+        for (uint32_t s = 0; s < output.slots; ++s)
+            part.slots[s].meshExtras =
+                upload.add(std::as_bytes(std::span(extras[p]).subspan(size_t(s) * part.meshCount(), part.meshCount())),
+                           "mesh extras (slot " + std::to_string(s) + ")");
     }
     upload.submit();
 
@@ -177,7 +185,8 @@ void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
     if (!seen) return;
     std::vector<ImpostorAtlases::Source> sources;
     for (size_t p = 0; p < parts_.size(); ++p)
-        sources.push_back({parts_[p].model, p, parts_[p].slots[0].palette.address()});
+        sources.push_back(
+            {parts_[p].model, p, parts_[p].slots[0].palette.address(), parts_[p].slots[0].meshExtras.address()});
     impostors_->bake(sources, pipelines_.impostorBake, *resources_->materials);
     resources_->impostorsBaked = true;
 }
@@ -266,7 +275,25 @@ void CrowdScene::createSlotBuffers(Part& part) {
         b.listStarts = storage(bytes.listStarts, "list starts");
         b.impostorDraw = storage(bytes.impostorDraw, "impostor draw", kIndirectUsage);
         b.blendKeys = storage(bytes.blendKeys, "shared blend keys");
+        b.morphWeights = storage(bytes.morphWeights, "morph weights");
     }
+}
+
+// What mesh `m`'s vertices read beyond four influences in slot `s`: its eight influences and its
+// morph targets with the slot's weights.
+gpu::MeshExtras CrowdScene::meshExtras(const Part& part, uint32_t s, uint32_t m) const {
+    const GpuMesh& mesh = part.model->meshes()[m];
+    const AnimationTables& tables = part.asset().tables;
+    gpu::MeshExtras x{};
+    x.more = mesh.more;
+    x.morphPositions = mesh.morphPositions;
+    x.morphNormals = mesh.morphNormals;
+    x.morphWeights = part.slots[s].morphWeights.address();
+    x.morphTargets = tables.morphMeshes[m].targets;
+    x.vertexCount = part.model->model().meshes[m].vertexCount();
+    x.firstWeight = tables.morphMeshes[m].firstWeight;
+    x.weightCount = tables.morphWeightCount;
+    return x;
 }
 
 // The addresses and sizes the cull and plan passes read for one part in one slot.

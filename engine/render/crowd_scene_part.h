@@ -34,7 +34,8 @@ struct CrowdScene::Part {
     struct PerSlot {
         Buffer frame, counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches,
             draws, drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts,
-            impostorDraw, blendKeys;
+            impostorDraw, blendKeys, morphWeights;
+        Buffer meshExtras; // gpu::MeshExtras per mesh, naming this slot's morph weights
     };
     std::vector<PerSlot> slots;
 

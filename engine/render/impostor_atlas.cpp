@@ -148,7 +148,7 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
         push.order = cm.buffers().lodOrder[m].address();
         push.joints = mesh.joints;
         push.weights = mesh.weights;
-        push.palette = source.palette;
+        push.palette = source.palette + VkDeviceAddress(asset.tables.meshJointBase[m]) * sizeof(gpu::Affine);
         push.uvs = mesh.uv0;
         push.materials = materials.records(source.materials);
         push.axes = cm.buffers().axes.address();
@@ -157,9 +157,8 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
         push.tilesPerRow = atlas.tilesPerRow;
         push.tileRows = atlas.tileRows;
         push.poseTiles = cm.buffers().poseTiles.address();
-        push.jointBase = asset.tables.meshJointBase[m];
         push.jointCount = uint32_t(asset.tables.joints.size());
-        push.skinned = mesh.skinned() ? 1u : 0u;
+        push.extras = source.extras + VkDeviceAddress(m) * sizeof(gpu::MeshExtras);
         push.poseStride = asset.impostorStride;
         for (uint32_t s = level.firstSubmesh; s < level.firstSubmesh + level.submeshCount; ++s) {
             const gpu::LevelSubmesh& submesh = asset.levelSubmeshes[s];

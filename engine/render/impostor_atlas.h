@@ -27,6 +27,7 @@ class ImpostorAtlases {
         const CrowdModel* model = nullptr;
         size_t materials = 0;        // the model's index in the scene's material table
         VkDeviceAddress palette = 0; // its shared poses' palettes (the first sharedPoses of a slot's)
+        VkDeviceAddress extras = 0;  // that slot's MeshExtras, one per mesh (its morph weights)
     };
     struct Atlas {
         Image color, normalDepth;

@@ -70,6 +70,10 @@ GpuMesh gpuMesh(const Mesh& mesh) {
         out.weights = gpu->address(gpu->offsets.weights);
         if (mesh.layout().moreInfluences) out.more = gpu->address(gpu->offsets.more);
     }
+    if (mesh.morphTargets() > 0) {
+        out.morphPositions = gpu->address(gpu->offsets.morphPositions);
+        if (mesh.layout().morphNormals) out.morphNormals = gpu->address(gpu->offsets.morphNormals);
+    }
     return out;
 }
 

@@ -43,6 +43,7 @@ struct GpuMesh {
     VkBuffer buffer = VK_NULL_HANDLE; // indices and every stream
     VkDeviceAddress positions = 0, normals = 0, uv0 = 0, joints = 0, weights = 0;
     VkDeviceAddress more = 0; // influences five to eight, where the mesh keeps them
+    VkDeviceAddress morphPositions = 0, morphNormals = 0; // where the mesh has morph targets
     bool skinned() const { return joints != 0; }
 };
 

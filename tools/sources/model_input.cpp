@@ -24,18 +24,19 @@ Result<Model> ModelInput::load(MeshAllocator& allocator, TextureLibrary* texture
     return loadModel(model, options, allocator);
 }
 
-std::vector<std::string> warningsOf(const Model& model, bool verbose) {
-    std::vector<std::string> out = model.warnings;
+std::vector<std::string> conversionWarnings(const Model& model, std::string_view format) {
     const size_t morphed = size_t(std::count_if(model.meshes.begin(), model.meshes.end(),
                                                 [](const Mesh& mesh) { return mesh.morphTargets() > 0; }));
-    if (morphed > 0) {
-        const size_t keyed = size_t(std::count_if(model.clips.begin(), model.clips.end(),
-                                                   [](const Clip& clip) { return !clip.morphs.empty(); }));
-        out.push_back(std::to_string(morphed) + " mesh" + (morphed == 1 ? " has" : "es have") +
-                      " morph targets, weighted by " + std::to_string(keyed) + " clip" + (keyed == 1 ? "" : "s") +
-                      ": crowds and pictures draw their base shape (the GPU passes do not morph yet); only glTF "
-                      "conversions keep them");
-    }
+    if (morphed == 0 || format == "gltf") return {};
+    const size_t keyed = size_t(std::count_if(model.clips.begin(), model.clips.end(),
+                                               [](const Clip& clip) { return !clip.morphs.empty(); }));
+    return {std::to_string(morphed) + " mesh" + (morphed == 1 ? " has" : "es have") + " morph targets, weighted by " +
+            std::to_string(keyed) + " clip" + (keyed == 1 ? "" : "s") + ": " + std::string(format) +
+            " has no place for them and the conversion draws the base shape; only glTF keeps them"};
+}
+
+std::vector<std::string> warningsOf(const Model& model, bool verbose) {
+    std::vector<std::string> out = model.warnings;
     if (!verbose) return out;
     for (const Clip& clip : model.clips) {
         if (clip.absentNodes.empty()) continue;

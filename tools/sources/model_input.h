@@ -2,6 +2,7 @@
 // A model as a command takes it: the word `monster` (the built-in creature) or a file, with what
 // completes it (a separate skeleton, animation files, search paths, material files).
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -27,10 +28,12 @@ struct ModelInput {
     Result<Model> load(MeshAllocator& allocator, TextureLibrary* textures = nullptr) const;
 };
 
-// The warnings a command prints for `model`: the loader's, which sum up, and one for morph targets
-// where it has any (read, posed by the CPU reference and written to glTF; not animated by the GPU
-// passes, and lost by the game formats' writers); `verbose` adds a line for each clip that keys nodes the model
-// lacks, naming them (an NWN creature's inherited clips: a hundred and more).
+// The warnings a command prints for `model`: the loader's, which sum up; `verbose` adds a line for
+// each clip that keys nodes the model lacks, naming them (an NWN creature's inherited clips: a
+// hundred and more).
 std::vector<std::string> warningsOf(const Model& model, bool verbose);
+// What converting `model` to `format` (a Format id) loses that the writer cannot say: morph
+// targets, which only glTF keeps.
+std::vector<std::string> conversionWarnings(const Model& model, std::string_view format);
 
 } // namespace horde
