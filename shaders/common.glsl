@@ -30,6 +30,18 @@ layout(buffer_reference, scalar) buffer VisibleInstances { VisibleInstance v[]; 
 
 bool isNull(uvec2 a) { return a.x == 0u && a.y == 0u; }
 
+layout(buffer_reference, scalar) buffer MeshExtrasRef { MeshExtras x; };
+
+// A mesh's MeshExtras; at address 0, none: four influences, no colours, no morph targets.
+MeshExtras meshExtras(uvec2 extras) {
+    MeshExtras none;
+    none.more = uvec2(0u);
+    none.colors = uvec2(0u);
+    none.morphTargets = 0u;
+    if (isNull(extras)) return none;
+    return MeshExtrasRef(extras).x;
+}
+
 // A clip's time at phase + speed x time, wrapped past the end (inclusive) or clamped. Mirrors
 // clipTime() in engine/anim/reference.cpp.
 float clipTimeAt(ClipRecord clip, float phase, float speed, uint loop, float time) {

@@ -1,6 +1,6 @@
 // What both draw techniques do once a vertex is in model space: place the instance in the world
-// and hand the fragment its material slot and texture coordinates (or its level colour, for the
-// `l` view).
+// and hand the fragment its material slot, texture coordinates and vertex colour (or its level
+// colour, for the `l` view).
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { DrawPush pc; };
@@ -26,14 +26,20 @@ bool visibleEntry(DrawInfo info, out DrawEntry entry, out uint levelVertex) {
     return true;
 }
 
-// `levelVertex` finds the source vertex's texture coordinates through the level's vertex order
-// (read only when the draw samples textures: pc.uvs is 0 otherwise).
+// `levelVertex` finds the source vertex's texture coordinates and colour through the level's
+// vertex order (read only where the draw samples textures or the mesh has colours: pc.order is 0
+// otherwise, but for the vertex technique).
 void emit(DrawInfo info, DrawEntry entry, uint levelVertex, vec3 modelPosition, vec3 modelNormal) {
     Affine world = Affines(pc.worlds).v[entry.instance];
     vec3 tint = Instances(pc.instances).v[entry.instance].tint.rgb;
     bool levels = Globals(pc.globals).g.tintLevels != 0u;
+    // Only the colours' address of the mesh's extras: every vertex of every draw reads it.
+    uvec2 colors = isNull(pc.extras) ? uvec2(0u) : MeshExtrasRef(pc.extras).x.colors;
     outNormal = transformVector(world, modelNormal);
-    outTint = levels ? kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] * tint : tint;
+    if (levels)
+        outTint = kLevelColors[min(info.level, HORDE_MAX_LEVELS - 1u)] * tint;
+    else
+        outTint = isNull(colors) ? tint : tint * Vec4s(colors).v[Uints(pc.order).v[levelVertex]].rgb;
     outMaterial = levels ? HORDE_NONE : info.material;
     outUV = pc.uvs == uvec2(0u) ? vec2(0.0) : Vec2s(pc.uvs).v[Uints(pc.order).v[levelVertex]];
     gl_Position = Globals(pc.globals).g.viewProjection * vec4(transformPoint(world, modelPosition), 1.0);

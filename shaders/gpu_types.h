@@ -92,10 +92,11 @@ struct MorphTables {
     uint weightCount;     // words per pose slot: every morphing mesh's run
 };
 
-// What a mesh's vertices need beyond four influences, one record per (mesh, frame slot): the skin
-// pass, the vertex technique's draw and the impostor bake read it.
+// What a mesh's vertices need beyond positions, normals and four influences, one record per (mesh,
+// frame slot): the skin pass, the draws and the impostor bake read it.
 struct MeshExtras {
     address more;           // influences five to eight (MoreInfluences); 0 where the mesh keeps four
+    address colors;         // linear RGBA per source vertex (glTF COLOR_0), times the material's; 0: none
     address morphPositions; // vec3 per (target, source vertex); 0: the mesh does not morph
     address morphNormals;   // likewise; 0: its targets move no normals
     address morphWeights;   // this frame slot's weights: MorphTables.weightCount words per pose slot
@@ -270,7 +271,7 @@ struct DrawPush {
     address worlds;        // Affine per instance (the cull pass's)
     uint jointBase;
     uint jointCount;
-    address extras; // vertex technique: MeshExtras (influences five to eight, morph targets)
+    address extras; // MeshExtras: vertex colours; the vertex technique's influences five to eight, morph targets
     address uvs;  // source texture coordinates (vec2), found through `order`; 0: the mesh has none
 };
 
@@ -540,7 +541,7 @@ static_assert(sizeof(BehaviourStateRecord) == 32 && sizeof(BehaviourTransitionRe
 static_assert(sizeof(BehaviourPush) == 96 && offsetof(BehaviourPush, area) == 48 && offsetof(BehaviourPush, time) == 64);
 static_assert(sizeof(SamplePush) == 128 && offsetof(SamplePush, time) == 80 && offsetof(SamplePush, blendKeys) == 96 &&
               offsetof(SamplePush, morphs) == 112);
-static_assert(sizeof(MorphMeshRecord) == 16 && sizeof(MorphTables) == 32 && sizeof(MeshExtras) == 48);
+static_assert(sizeof(MorphMeshRecord) == 16 && sizeof(MorphTables) == 32 && sizeof(MeshExtras) == 56);
 static_assert(sizeof(PosePush) == 64 && offsetof(PosePush, nodeCount) == 40 && offsetof(PosePush, blendKeys) == 56);
 static_assert(sizeof(SkinPush) == 112 && offsetof(SkinPush, vertexCount) == 88);
 static_assert(sizeof(FrameGlobals) == 224 && offsetof(FrameGlobals, cullPlanes) == 96 &&

@@ -12,6 +12,7 @@ layout(push_constant, scalar) uniform Push { ImpostorBakePush pc; };
 
 layout(location = 0) out vec3 outNormal; // world axes, before an instance's heading
 layout(location = 1) out vec2 outUV;
+layout(location = 2) out vec3 outColor; // the vertex's colour, white where the mesh has none
 
 void main() {
     uint pose = gl_InstanceIndex * pc.poseStride;
@@ -34,7 +35,9 @@ void main() {
         }
     }
     vec3 position = Vec3s(pc.positions).v[v], normal = Vec3s(pc.normals).v[v];
-    morphVertex(meshExtras(pc.extras), pose, v, position, normal);
+    MeshExtras extras = meshExtras(pc.extras);
+    morphVertex(extras, pose, v, position, normal);
+    outColor = isNull(extras.colors) ? vec3(1.0) : Vec4s(extras.colors).v[v].rgb;
     mat4 axes = Matrix(pc.axes).m;
     vec3 world = (axes * vec4(transformPoint(m, position), 1.0)).xyz;
     outNormal = normalize(mat3(axes) * transformNormal(m, normal));

@@ -1,15 +1,6 @@
 // Morph targets before skinning, shared by the passes that skin a vertex (skin.comp,
 // draw_palette.vert, impostor_bake.vert): the vertex as stored plus each target's displacement
 // at its pose slot's weight. Mirrors morphVertex() in engine/anim/reference.cpp.
-layout(buffer_reference, scalar) buffer MeshExtrasRef { MeshExtras x; };
-
-MeshExtras meshExtras(uvec2 extras) {
-    MeshExtras none;
-    none.more = uvec2(0u);
-    none.morphTargets = 0u;
-    if (isNull(extras)) return none;
-    return MeshExtrasRef(extras).x;
-}
 
 // The pose slot's run for the mesh lists only the targets that weigh anything (gpu_types.h).
 void morphVertex(MeshExtras extras, uint pose, uint vertex, inout vec3 position, inout vec3 normal) {

@@ -206,9 +206,9 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
     EXPECT_EQ(b.blendKeys, 4u);            // a word, though no slot uses it
     EXPECT_EQ(b.morphWeights, 0u);         // no morph targets
-    EXPECT_EQ(b.meshExtras, 48u);          // the one mesh's MeshExtras
+    EXPECT_EQ(b.meshExtras, 56u);          // the one mesh's MeshExtras
     EXPECT_EQ(planBytes(plan), 144u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u + 0u + 48u);
+                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u + 0u + 56u);
 
     // Cross-fading, the shared-blend table takes its 16 slots (the fewest) beside the 65 bucket
     // poses: their palettes, their requests and their skin jobs.

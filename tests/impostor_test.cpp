@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "crowd/cull_reference.h"
 #include "anim/reference.h"
@@ -133,29 +134,39 @@ TEST_F(ImpostorTest, AMonsterAsImpostorCoversAndColoursLikeItsMesh) {
     }
 }
 
-// A square whose one morph target moves it 1.5 units right, resting at weight 1: its impostor is
-// baked morphed, as its mesh is drawn, so the two cover the same box (the unmorphed square lies
-// a square and a half to the left).
-TEST_F(ImpostorTest, AMorphedMeshIsBakedAsItIsDrawn) {
+// A unit square facing +z, both faces drawn; with `morph`, one target moving it 1.5 units right,
+// resting at weight 1; every vertex coloured `color` where given, as a file of `format` has it.
+Model square(MeshAllocator& allocator, bool morph, std::optional<glm::vec4> color = {},
+             const std::string& format = "gltf") {
     Model model;
+    model.format = format;
     model.nodes = {Node{"square"}};
     Mesh mesh;
     mesh.name = "square";
-    mesh.storage = allocator_->allocate(
-        {.vertexCount = 4, .indexCount = 12, .uvSets = 0, .index16 = true, .morphTargets = 1}, "square");
+    mesh.storage = allocator.allocate({.vertexCount = 4, .indexCount = 12, .uvSets = 0, .index16 = true,
+                                       .colors = color.has_value(), .morphTargets = morph ? 1u : 0u},
+                                      "square");
     MeshArrays& a = mesh.arrays();
     for (uint32_t v = 0; v < 4; ++v) {
         a.positions[v] = glm::vec3(float(v & 1) - 0.5f, float(v >> 1) - 0.5f, 0.0f);
         a.normals[v] = glm::vec3(0, 0, 1);
-        a.morphPositions[v] = glm::vec3(1.5f, 0, 0);
+        if (morph) a.morphPositions[v] = glm::vec3(1.5f, 0, 0);
+        if (color) a.colors[v] = *color;
     }
-    const uint16_t indices[] = {0, 1, 3, 0, 3, 2, 0, 3, 1, 0, 2, 3}; // both faces
+    const uint16_t indices[] = {0, 1, 3, 0, 3, 2, 0, 3, 1, 0, 2, 3};
     for (uint32_t i = 0; i < 12; ++i) a.indices16[i] = indices[i];
-    mesh.morphWeights = {1.0f};
+    if (morph) mesh.morphWeights = {1.0f};
     mesh.submeshes.push_back({"", 0, 12});
     model.meshes.push_back(std::move(mesh));
     finalizeMeshes(model);
     model.meshes[0].storage->commit();
+    return model;
+}
+
+// The morphed square: its impostor is baked morphed, as its mesh is drawn, so the two cover the
+// same box (the unmorphed square lies a square and a half to the left).
+TEST_F(ImpostorTest, AMorphedMeshIsBakedAsItIsDrawn) {
+    const Model model = square(*allocator_, true);
     CrowdModel crowdModel(device(), model);
     const CrowdModel* models[] = {&crowdModel};
     const ViewCamera camera = along(0, crowdModel.asset().worldSphere, 64.0f);
@@ -166,6 +177,44 @@ TEST_F(ImpostorTest, AMorphedMeshIsBakedAsItIsDrawn) {
     const test::Coverage m = test::coverage(drawn.image), i = test::coverage(baked.image);
     ASSERT_GT(m.pixels, 50u);
     expectSameBox(i, m);
+}
+
+// The centre pixel of what an image covers, in linear light (the image is sRGB).
+glm::dvec3 centreColor(const Image8& image) {
+    const test::Coverage c = test::coverage(image);
+    const uint8_t* p = &image.rgba[(size_t(c.minY + c.maxY) / 2 * image.width + (c.minX + c.maxX) / 2) * 4];
+    auto linear = [](uint8_t v) { return std::pow((double(v) / 255.0 + 0.055) / 1.055, 2.4); };
+    return {linear(p[0]), linear(p[1]), linear(p[2])};
+}
+
+// The square's vertices coloured (0.8, 0.1, 0.1) as glTF's COLOR_0 multiply what its material (an
+// undefined one's palette colour) and the light give: drawn by either technique and as an
+// impostor, the centre of the coloured square is the uncoloured one's times that colour, beside
+// the ambient 0.02 that draw.frag and impostor.frag add. A Grimrock file's colour array is kept
+// but not drawn: its square is the uncoloured one.
+TEST_F(ImpostorTest, VertexColoursTintMeshesAndImpostors) {
+    const glm::dvec3 color(0.8, 0.1, 0.1);
+    const Model red = square(*allocator_, false, glm::vec4(glm::vec3(color), 1.0f));
+    const Model plain = square(*allocator_, false);
+    const Model grimrock = square(*allocator_, false, glm::vec4(glm::vec3(color), 1.0f), "grimrock");
+    CrowdModel redModel(device(), red), plainModel(device(), plain), grimrockModel(device(), grimrock);
+    const CrowdModel* reds[] = {&redModel};
+    const CrowdModel* plains[] = {&plainModel};
+    const CrowdModel* grimrocks[] = {&grimrockModel};
+    const ViewCamera camera = along(0, redModel.asset().worldSphere, 64.0f);
+    const float error = 2.0f * 64.0f / kImpostorPixelsPerErrorPixel;
+    CrowdSettings vertex = settings(false, error);
+    vertex.technique = Technique::Vertex;
+    for (const CrowdSettings& s : {settings(false, error), vertex, settings(true, error)}) {
+        SCOPED_TRACE(s.impostors ? "impostor" : s.technique == Technique::Vertex ? "vertex technique" : "compute technique");
+        const glm::dvec3 r = centreColor(draw(reds, {{bindPose(glm::vec3(0.0f))}}, s, camera).image);
+        const glm::dvec3 p = centreColor(draw(plains, {{bindPose(glm::vec3(0.0f))}}, s, camera).image);
+        const glm::dvec3 g = centreColor(draw(grimrocks, {{bindPose(glm::vec3(0.0f))}}, s, camera).image);
+        for (int c = 0; c < 3; ++c) {
+            EXPECT_NEAR(r[c], color[c] * (p[c] - 0.02) + 0.02, 0.01) << "channel " << c << ", uncoloured " << p[c];
+            EXPECT_EQ(g[c], p[c]) << "channel " << c;
+        }
+    }
 }
 
 // Scenes of the same models share their textures and impostors (the profile's techniques, the

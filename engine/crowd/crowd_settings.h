@@ -68,6 +68,7 @@ struct CrowdSettings {
     // shared poses.
     bool impostors = true;
     bool textures = true;        // off: base colours only, no texture uploaded or sampled
+    bool vertexColors = true;    // glTF's COLOR_0 tints its mesh's material (off: not drawn)
     float lodErrorPixels = 1.0f; // the largest error a level or a shared pose may show
     LayoutOptions layout{Layout::Scatter, 1};
     CrowdView view = CrowdView::Front;

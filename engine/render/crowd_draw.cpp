@@ -135,6 +135,7 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
     push.worlds = b.worlds.address();
     push.jointBase = part.asset().tables.meshJointBase[mesh];
     push.jointCount = uint32_t(part.asset().tables.joints.size());
+    push.extras = b.meshExtras.address() + VkDeviceAddress(mesh) * sizeof(gpu::MeshExtras);
     if (settings_.technique == Technique::Compute) {
         push.positions = b.positions.address();
         push.normals = b.normals.address();
@@ -144,11 +145,11 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
         push.joints = source.joints;
         push.weights = source.weights;
         push.palette = b.palette.address();
-        push.extras = b.meshExtras.address() + VkDeviceAddress(mesh) * sizeof(gpu::MeshExtras);
     }
     const bool uvs = settings_.textures && source.uv0 != 0;
     if (uvs) push.uvs = source.uv0;
-    if (uvs || settings_.technique == Technique::Vertex) push.order = cm.buffers().lodOrder[mesh].address();
+    if (uvs || drawnColors(part, mesh) != 0 || settings_.technique == Technique::Vertex)
+        push.order = cm.buffers().lodOrder[mesh].address();
     return push;
 }
 

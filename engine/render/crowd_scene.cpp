@@ -279,13 +279,22 @@ void CrowdScene::createSlotBuffers(Part& part) {
     }
 }
 
-// What mesh `m`'s vertices read beyond four influences in slot `s`: its eight influences and its
-// morph targets with the slot's weights.
+// glTF defines COLOR_0 as a factor of the base colour; the game formats' colour arrays (Grimrock's,
+// NWN's) are kept for conversions but not drawn: their games' use of them is not documented
+// (docs/formats/).
+VkDeviceAddress CrowdScene::drawnColors(const Part& part, uint32_t mesh) const {
+    const bool drawn = settings_.vertexColors && part.model->model().format == "gltf";
+    return drawn ? part.model->meshes()[mesh].colors : 0;
+}
+
+// What mesh `m`'s vertices read beyond four influences in slot `s`: its eight influences, its
+// colours (glTF's) and its morph targets with the slot's weights.
 gpu::MeshExtras CrowdScene::meshExtras(const Part& part, uint32_t s, uint32_t m) const {
     const GpuMesh& mesh = part.model->meshes()[m];
     const AnimationTables& tables = part.asset().tables;
     gpu::MeshExtras x{};
     x.more = mesh.more;
+    x.colors = drawnColors(part, m);
     x.morphPositions = mesh.morphPositions;
     x.morphNormals = mesh.morphNormals;
     x.morphWeights = part.slots[s].morphWeights.address();

@@ -158,6 +158,7 @@ class CrowdScene {
     gpu::DrawPush drawPush(const Part& part, size_t partIndex, uint32_t slot, uint32_t mesh) const;
     gpu::SkinPush skinPush(const Part& part, uint32_t slot, uint32_t list) const;
     gpu::MeshExtras meshExtras(const Part& part, uint32_t slot, uint32_t mesh) const;
+    VkDeviceAddress drawnColors(const Part& part, uint32_t mesh) const; // 0: none drawn
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
     void recordImpostors(VkCommandBuffer cmd, uint32_t slot);
     // The atlases baked the first time a frame's camera may see an instance small enough to be an

@@ -65,6 +65,7 @@ GpuMesh gpuMesh(const Mesh& mesh) {
     out.positions = gpu->address(gpu->offsets.positions);
     out.normals = gpu->address(gpu->offsets.normals);
     if (mesh.layout().uvSets > 0) out.uv0 = gpu->address(gpu->offsets.uv0);
+    if (mesh.layout().colors) out.colors = gpu->address(gpu->offsets.colors);
     if (mesh.skinned()) {
         out.joints = gpu->address(gpu->offsets.joints);
         out.weights = gpu->address(gpu->offsets.weights);

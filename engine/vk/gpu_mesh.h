@@ -41,7 +41,7 @@ void uploadMeshes(Device& device, Model& model);
 // A mesh's streams as the passes reach them: addresses, 0 for a stream the mesh lacks.
 struct GpuMesh {
     VkBuffer buffer = VK_NULL_HANDLE; // indices and every stream
-    VkDeviceAddress positions = 0, normals = 0, uv0 = 0, joints = 0, weights = 0;
+    VkDeviceAddress positions = 0, normals = 0, uv0 = 0, colors = 0, joints = 0, weights = 0;
     VkDeviceAddress more = 0; // influences five to eight, where the mesh keeps them
     VkDeviceAddress morphPositions = 0, morphNormals = 0; // where the mesh has morph targets
     bool skinned() const { return joints != 0; }
