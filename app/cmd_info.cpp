@@ -92,7 +92,8 @@ nlohmann::json toJson(const Model& model) {
                      {"joints", m.skinned() ? model.skins[m.skin].joints.size() : 0},
                      {"node", model.nodes[m.node].name},
                      {"submeshes", submeshes},
-                     {"colors", m.layout().colors}};
+                     {"colors", m.layout().colors},
+                     {"morph_targets", m.morphTargets()}};
         if (m.dangly) {
             const Dangly& d = *m.dangly;
             auto [lo, hi] = std::minmax_element(d.constraints.begin(), d.constraints.end());
@@ -115,6 +116,7 @@ nlohmann::json toJson(const Model& model) {
         json clip = {{"name", c.name},
                      {"duration", c.duration},
                      {"channels", c.channels.size()},
+                     {"morph_channels", c.morphs.size()},
                      {"role", nameOf(w.role)},
                      {"root_motion", {{"distance", glm::length(w.root.travel)}, {"duration", w.root.duration}}}};
         if (w.role == ClipRole::Walk || w.role == ClipRole::Run) {

@@ -13,6 +13,7 @@
 
 #include "loader.h"
 #include "render/headless.h"
+#include "support/morph_triangle.h"
 #include "support/shell.h"
 #include "support/temp_dir.h"
 #include "texture/texture.h"
@@ -63,8 +64,30 @@ TEST(Cli, InfoJsonHasTheDocumentedShape) {
     EXPECT_EQ(j["clips"][0]["name"], "walk");
     EXPECT_DOUBLE_EQ(j["clips"][0]["duration"].get<double>(), 1.0);
     EXPECT_GT(j["clips"][0]["channels"].get<int>(), 0);
+    EXPECT_EQ(mesh["morph_targets"], 0);
+    EXPECT_EQ(j["clips"][0]["morph_channels"], 0);
     EXPECT_EQ(j["bounds"]["min"].size(), 3u);
     EXPECT_LT(j["bounds"]["min"][1].get<double>(), j["bounds"]["max"][1].get<double>());
+}
+
+// The byte-built triangle with two morph targets and two clips keying only their weights: the
+// summary and the JSON count the targets and the weights channels.
+TEST(Cli, InfoCountsMorphTargetsAndWeightChannels) {
+    horde::test::TempDir dir("horde_cli");
+    const std::filesystem::path path = dir.path / "morph.glb";
+    const std::vector<std::byte> bytes = horde::test::morphTriangle().bytes();
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    CliRun text = runCli("info " + path.string());
+    ASSERT_EQ(text.code, 0) << text.out;
+    EXPECT_NE(text.out.find("static, 2 morph targets"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("clip     talk: 2.000 s, 0 channels, 1 morph weight channel, "), std::string::npos)
+        << text.out;
+    CliRun r = runCli("info " + path.string() + " --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["meshes"][0]["morph_targets"], 2);
+    EXPECT_EQ(j["clips"][0]["channels"], 0);
+    EXPECT_EQ(j["clips"][0]["morph_channels"], 1);
 }
 
 // `info --lod`: each mesh's chain as a crowd builds it, in the summary and as `lod` in the JSON.
