@@ -219,7 +219,8 @@ TEST_F(ImpostorTest, VertexColoursTintMeshesAndImpostors) {
 
 // Scenes of the same models share their textures and impostors (the profile's techniques, the
 // window's scene made again): a vertex-skinned scene made with a compute scene's resources finds
-// the atlas baked and draws the same impostor pixels; a scene without textures makes its own.
+// the atlas baked and draws the same impostor pixels; a scene without textures, or without vertex
+// colours, makes its own.
 TEST_F(ImpostorTest, ScenesOfTheSameModelsShareOneBake) {
     const CrowdModel* models[] = {crowdModel_.get()};
     const ViewCamera camera = along(0, crowdModel_->asset().worldSphere, 64.0f);
@@ -246,6 +247,11 @@ TEST_F(ImpostorTest, ScenesOfTheSameModelsShareOneBake) {
     CrowdScene third(device(), models, {{bindPose(glm::vec3(0.0f))}}, plain, kOutput, first.resources());
     EXPECT_NE(third.resources(), first.resources());
     EXPECT_FALSE(third.resources()->impostorsBaked);
+    // Nor does one that leaves vertex colours out (validate's pictures): its atlas has none.
+    CrowdSettings uncoloured = settings(true, error);
+    uncoloured.vertexColors = false;
+    CrowdScene fourth(device(), models, {{bindPose(glm::vec3(0.0f))}}, uncoloured, kOutput, first.resources());
+    EXPECT_NE(fourth.resources(), first.resources());
 }
 
 // Every instance of a crowd made impostors by a large error: each entry of the impostors' list

@@ -145,10 +145,12 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     std::vector<const CrowdModel*> drawn;
     for (const Part& part : parts_)
         drawn.push_back(part.model);
-    if (!resources_ || resources_->models != drawn || resources_->textures != settings.textures) {
+    if (!resources_ || resources_->models != drawn || resources_->textures != settings.textures ||
+        resources_->vertexColors != settings.vertexColors) {
         resources_ = std::make_shared<SceneResources>();
         resources_->models = drawn;
         resources_->textures = settings.textures;
+        resources_->vertexColors = settings.vertexColors;
         resources_->materials = std::make_unique<MaterialTable>(device, drawn, settings.textures);
     }
     if (settings.impostors && settings.lod && !parts_.empty()) {

@@ -55,6 +55,7 @@ struct RenderTarget {
 struct SceneResources {
     std::vector<const CrowdModel*> models; // drawn, in the scene's order
     bool textures = true;
+    bool vertexColors = true; // the impostors were baked with glTF's vertex colours
     std::unique_ptr<MaterialTable> materials;
     std::unique_ptr<ImpostorAtlases> impostors; // made by the first scene that draws impostors
     bool impostorsBaked = false;
@@ -63,7 +64,8 @@ struct SceneResources {
 class CrowdScene {
   public:
     // instances[m] stand for models[m]; models must outlive the scene. `resources` (another scene's
-    // resources()) are taken where they were made for the same models and textures setting.
+    // resources()) are taken where they were made for the same models, textures and vertex colours
+    // settings.
     CrowdScene(Device& device, std::span<const CrowdModel* const> models,
                std::vector<std::vector<gpu::InstanceRecord>> instances, const CrowdSettings& settings,
                const SceneOutput& output = {}, std::shared_ptr<SceneResources> resources = {});
