@@ -76,6 +76,9 @@ void addCrowdOptions(CLI::App& command, CrowdSettings& s, bool skinning) {
     addSwitch(command, "--impostors", s.impostors,
               "with LOD on, monsters a few pixels across drawn as one quad of an atlas baked from their "
               "shared poses (off: every instance as a mesh)");
+    addSwitch(command, "--impostor-fade", s.impostorFade,
+              "instances crossing the impostor threshold fade between impostor and meshes over a band of "
+              "sizes (off: they switch in one frame)");
     command
         .add_option("--lod-error", s.lodErrorPixels,
                     "largest error a level or a shared pose may show, in pixels")

@@ -193,6 +193,22 @@ uint sampleRun(uint covered, uint samples, uvec2 pixel) {
     return ((run << first) | (run >> (samples - first))) & all;
 }
 
+// The samples a fading instance leaves to its meshes at `pixel`; its impostor, drawn over them,
+// takes the others (HORDE_FADE_STEPS):
+// those whose rank, the pixel's 4 x 4 ordered-dither index x samples + the sample, lies below the
+// mesh's share of 16 x samples, so over any 4 x 4 block the mesh takes its share to a sample.
+// Whole pixels first: each half keeps all its samples at its edges (splitting every pixel's
+// samples instead made a dolly's frames change more, docs/PERFORMANCE.md "Popping"). Mirrors
+// fadeMask() in engine/crowd/impostor_coverage.cpp.
+uint fadeMask(uint step, uint samples, uvec2 pixel) {
+    const uint bayer[16] = uint[16](0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+    uint dither = bayer[(pixel.y % 4u) * 4u + pixel.x % 4u], mask = 0u;
+    // Rank r is taken where r + 1/2 < step / HORDE_FADE_STEPS x 16 x samples.
+    for (uint i = 0u; i < samples; ++i)
+        if ((2u * (dither * samples + i) + 1u) * HORDE_FADE_STEPS < 32u * step * samples) mask |= 1u << i;
+    return mask;
+}
+
 // A model-frame vector turned by an instance's heading about +Y (placeInWorld's turn).
 vec3 turnByHeading(vec3 v, float heading) {
     float c = cos(heading), s = sin(heading);

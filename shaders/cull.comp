@@ -2,9 +2,10 @@
 // Pass 1, cull: every instance's every-pose sphere against the cull frustum; for the seen ones,
 // the draw's transform, a pose (its own, or one shared by instances of the same clip and time
 // bucket, or in a cross-fade of the same blend, when sharing moves no vertex by more than the
-// allowed pixels), and an entry in the visible list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are
-// added to its distance bucket's demand: budget.comp decides from them what the pool can hold,
-// and assign.comp draws. Mirrors cullInstance() in engine/crowd/cull_reference.cpp.
+// allowed pixels), whether it is an impostor or fading into one, and an entry in the visible
+// list. An own pose's skinned vertices at the levels it wants, and at the coarsest, are added to
+// its distance bucket's demand: budget.comp decides from them what the pool can hold, and
+// assign.comp draws. Mirrors cullInstance() in engine/crowd/cull_reference.cpp.
 #include "compute.glsl"
 #include "levels.glsl"
 
@@ -82,10 +83,17 @@ void main() {
             blend = blendKey(inst.clip, bucket, inst.fromClip, fromBucket, fade);
     }
     // Small enough on screen, an instance is one quad of the atlas, which holds the shared poses
-    // (a cross-fade's the one its weight leans to).
-    bool impostor = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod && 2.0 * radius * pixelsPerUnit <= f.impostorPixels;
-    if (impostor) sharedPose = dominant;
-    share = share || impostor;
+    // (a cross-fade's the one its weight leans to). A little larger, it fades from the quad to its
+    // meshes over a band of sizes, both drawn in the quad's pose so that the two halves agree.
+    float size = 2.0 * radius * pixelsPerUnit;
+    bool impostors = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod;
+    bool impostor = impostors && size <= f.impostorPixels;
+    uint fadeStep = 0u;
+    if (impostors && !impostor && size < f.fadePixels)
+        fadeStep = clamp(uint((size - f.impostorPixels) / (f.fadePixels - f.impostorPixels) * float(HORDE_FADE_STEPS)),
+                         1u, HORDE_FADE_STEPS - 1u);
+    if (impostor || fadeStep != 0u) sharedPose = dominant;
+    share = share || impostor || fadeStep != 0u;
     if (!share && blend != HORDE_NONE) {
         // The table's slot for the key; a slot another key took this frame leaves an own pose.
         uint slot = (blend * 2654435761u) >> (32u - uint(findMSB(f.blendSlots)));
@@ -139,5 +147,6 @@ void main() {
     uint entry = atomicAdd(counters.v[HORDE_COUNT_SEEN], 1u);
     if (deterministic) entry = instance;
     VisibleInstances(f.visible).v[entry] =
-        VisibleInstance(instance, pose, distanceBucket | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u), pixelsPerUnit);
+        VisibleInstance(instance, pose, distanceBucket | fadeStep << HORDE_FADE_SHIFT | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u),
+                        pixelsPerUnit);
 }

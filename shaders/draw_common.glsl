@@ -9,6 +9,7 @@ layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec3 outTint;
 layout(location = 2) out vec2 outUV;
 layout(location = 3) flat out uint outMaterial; // HORDE_NONE: the level view, no material
+layout(location = 4) flat out uint outFadeStep;  // draw_fade.frag: the share of samples its meshes take
 
 const vec3 kLevelColors[HORDE_MAX_LEVELS] = vec3[](
     vec3(0.95, 0.95, 0.95), vec3(0.30, 0.75, 0.35), vec3(0.25, 0.55, 0.95), vec3(0.95, 0.80, 0.20),
@@ -42,6 +43,7 @@ void emit(DrawInfo info, DrawEntry entry, uint levelVertex, vec3 modelPosition, 
         outTint = isNull(colors) ? tint : tint * Vec4s(colors).v[Uints(pc.order).v[levelVertex]].rgb;
     outMaterial = levels ? HORDE_NONE : info.material;
     outUV = pc.uvs == uvec2(0u) ? vec2(0.0) : Vec2s(pc.uvs).v[Uints(pc.order).v[levelVertex]];
+    outFadeStep = entry.level >> HORDE_FADE_SHIFT;
     gl_Position = Globals(pc.globals).g.viewProjection * vec4(transformPoint(world, modelPosition), 1.0);
 }
 
@@ -52,5 +54,6 @@ void emitNothing() {
     outTint = vec3(0.0);
     outUV = vec2(0.0);
     outMaterial = HORDE_NONE;
+    outFadeStep = 0u;
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
 }

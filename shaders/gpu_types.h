@@ -303,7 +303,8 @@ struct MaterialRecord {
 #define HORDE_CULL_IMPOSTORS 8u    // with LOD: instances drawn this small are one quad from the atlas
 #define HORDE_SHARED_BIT 0x80000000u // DrawEntry.vertexOffset: index into sharedOffsets instead
 
-// counters[] layout: a fixed header, then draw counts per material slot, then per-list counts.
+// counters[] layout: a fixed header, then draw counts per material slot, then per-list counts
+// (entries, skin jobs, fading entries), then fading draw counts per material slot.
 #define HORDE_COUNT_VISIBLE 0     // instances drawn (every mesh of them)
 #define HORDE_COUNT_POSES 1       // own pose slots handed out this frame
 #define HORDE_COUNT_VERTICES 2    // skinned-vertex pool cursor
@@ -317,6 +318,7 @@ struct MaterialRecord {
 #define HORDE_COUNT_BLENDING 10   // behaviour: instances in a cross-fade
 #define HORDE_COUNT_MOVED 11      // behaviour: instances whose placement changed
 #define HORDE_COUNT_BLENDS 12     // seen instances given a shared blend (a slot of the blend table)
+#define HORDE_COUNT_FADING 13     // instances drawn as meshes and as impostors, fading from one to the other
 #define HORDE_COUNT_STATES 16     // behaviour: instances per state, HORDE_BEHAVIOUR_MAX_STATES of them
 #define HORDE_COUNT_HEADER 32
 
@@ -329,12 +331,21 @@ struct MaterialRecord {
 // farthest dropped. Mirrors poolBudget() in engine/crowd/cull_reference.cpp.
 #define HORDE_DISTANCE_BUCKETS 256
 
+// Crossing the impostor threshold, an instance whose sphere spans between CrowdFrame.impostorPixels
+// and .fadePixels is drawn both ways: its meshes take a share of every pixel's samples, in steps of
+// 1/HORDE_FADE_STEPS, its impostor the rest (common.glsl fadeMask). The step rides in the upper half
+// of VisibleInstance.bucket and of both kinds' DrawEntry.level; 0: not fading. A list's fading
+// entries are its last ones, drawn by their own commands (draw_fade.frag).
+#define HORDE_FADE_STEPS 256u
+#define HORDE_FADE_SHIFT 16u
+#define HORDE_FADE_FIELD 0xFFFFu // the lower half: the distance bucket, the level or the view
+
 // An instance inside the cull frustum, as the cull pass leaves it for the assign pass.
 #define HORDE_VISIBLE_IMPOSTOR 0x80000000u // VisibleInstance.bucket: drawn as an impostor
 struct VisibleInstance {
     uint instance;
     uint pose;           // shared pose index, or sharedPoses + its own slot
-    uint bucket;         // distance bucket of its sphere's centre, | HORDE_VISIBLE_IMPOSTOR
+    uint bucket;         // distance bucket of its sphere's centre | fade step << HORDE_FADE_SHIFT | HORDE_VISIBLE_IMPOSTOR
     float pixelsPerUnit; // at the sphere's nearest point: what its levels are chosen by
 };
 
@@ -346,7 +357,9 @@ struct CullMesh {
 };
 
 // A (mesh, level): its index in this table is its list, whose entry count is
-// counters[HORDE_COUNT_HEADER + materialCount + list] and job count the listCount after that.
+// counters[HORDE_COUNT_HEADER + materialCount + list], its job count the listCount after that, and
+// of its entries those of fading instances (the last ones) the listCount after that; then comes
+// the fading draws' count per material slot (HORDE_FADE_STEPS).
 struct CullLevel {
     float error;       // model units
     uint vertexCount;  // skinned per drawn instance
@@ -372,7 +385,7 @@ struct DrawEntry {
     uint instance;
     uint pose;         // palette slot
     uint vertexOffset; // pool offset, or HORDE_SHARED_BIT | shared (pose, mesh, level) index
-    uint level;
+    uint level;        // the level (an impostor: its atlas view) | fade step << HORDE_FADE_SHIFT
 };
 
 struct SkinJob {
@@ -406,13 +419,13 @@ struct CrowdFrame {
     address jobs;           // SkinJob lists, jobCapacity each
     address poseInstances;  // instance of each own pose slot
     address dispatches;     // VkDispatchIndirectCommand: sample, pose, assign, then one skin dispatch per list
-    address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per material slot
+    address draws;          // VkDrawIndexedIndirectCommand, commandsPerMesh per material slot, then as many fading
     address drawInfo;       // DrawInfo beside each command
     address worlds;         // Affine per instance: model axes to world, written for visible ones
     address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
     address visible;        // VisibleInstance per seen instance (brute force: at its own index)
     address demand;         // uint per distance bucket: wanted vertices, then as many at the coarsest levels
-    address listStarts;     // uint per list: its first entry (a prefix sum of the counts), then a fill cursor per list
+    address listStarts;     // uint per list: its first entry (a prefix sum of the counts), then a fill cursor per list, then one filling its fading entries from its end
     vec4 sphere;            // every pose's bound, in world axes: centre, radius
     uint instanceCount;
     uint meshCount;
@@ -439,6 +452,8 @@ struct CrowdFrame {
     address blendKeys;
     uint blendSlots;        // a power of two, at least 2; 0: no sharing of blends
     float blendError;       // model units a weight step's rounding may move a vertex (and its bound's spread)
+    float fadePixels;       // up to this many pixels across, an instance past impostorPixels fades (HORDE_FADE_STEPS)
+    uint pad;
 };
 
 // The cull pass, and the assign pass at each of its two stages.
@@ -552,7 +567,8 @@ static_assert(sizeof(MaterialRecord) == 32);
 static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelSubmesh) == 16);
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
-              offsetof(CrowdFrame, blendKeys) == 264 && sizeof(CrowdFrame) == 280);
+              offsetof(CrowdFrame, blendKeys) == 264 && offsetof(CrowdFrame, fadePixels) == 280 &&
+              sizeof(CrowdFrame) == 288);
 static_assert(sizeof(ImpostorBakePush) == 128 && offsetof(ImpostorBakePush, sphere) == 88);
 static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32 && offsetof(ImpostorPush, poseTiles) == 56);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);

@@ -3,7 +3,9 @@
 // normal turned by the instance's heading, and placed at the baked depth so meshes and other
 // impostors in front of or behind it occlude as the monster would. Coverage becomes that share of
 // the pixel's samples, written as the sample mask (impostorSamples): a leg thinner than a pixel
-// keeps its share of the pixel, and the resolve averages what the bake averaged.
+// keeps its share of the pixel, and the resolve averages what the bake averaged. An instance fading
+// between impostor and meshes gives its meshes their share of the samples (fadeMask,
+// draw_fade.frag) and takes the rest.
 #include "common.glsl"
 
 layout(push_constant, scalar) uniform Push { ImpostorPush pc; };
@@ -19,6 +21,7 @@ layout(location = 2) flat in uint inLayer;
 layout(location = 3) flat in vec3 inToEye;
 layout(location = 4) flat in float inHeading;
 layout(location = 5) flat in vec3 inTint;
+layout(location = 6) flat in uint inFadeStep;
 layout(location = 0) out vec4 outColor;
 
 void main() {
@@ -26,9 +29,12 @@ void main() {
     // texel is the bake's average over the pixel's footprint, not the nearest texel's, whose
     // coverage stood for a pixel a half texel away.
     vec4 color = texture(atlasColor, vec3(inUV, float(inLayer)));
-    const uint covered = impostorSamples(color.a, kSamples, uvec2(gl_FragCoord.xy));
-    if (covered == 0u) discard;
-    gl_SampleMask[0] = int(sampleRun(covered, kSamples, uvec2(gl_FragCoord.xy)));
+    const uvec2 pixel = uvec2(gl_FragCoord.xy);
+    uint mask = sampleRun(impostorSamples(color.a, kSamples, pixel), kSamples, pixel);
+    // Fading into its meshes, the impostor leaves them their share of the samples.
+    if (inFadeStep != 0u) mask &= ~fadeMask(inFadeStep, kSamples, pixel);
+    if (mask == 0u) discard;
+    gl_SampleMask[0] = int(mask);
     vec4 normalDepth = texture(atlasNormalDepth, vec3(inUV, float(inLayer))) / color.a;
     vec3 n = turnByHeading(normalize(normalDepth.xyz * 2.0 - 1.0), inHeading);
     FrameGlobals g = Globals(pc.globals).g;

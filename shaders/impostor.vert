@@ -14,6 +14,7 @@ layout(location = 2) flat out uint outLayer;
 layout(location = 3) flat out vec3 outToEye;      // unit, from the sphere's centre
 layout(location = 4) flat out float outHeading;
 layout(location = 5) flat out vec3 outTint;
+layout(location = 6) flat out uint outFadeStep; // 0, or the share its meshes take (HORDE_FADE_STEPS)
 
 // The quad's two triangles, corner by corner.
 const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
@@ -27,13 +28,15 @@ void main() {
     vec3 right = normalize(cross(abs(toEye.y) > 0.999 ? vec3(0, 0, -1) : vec3(0, 1, 0), toEye));
     vec3 up = cross(toEye, right);
     // Only the part of the sphere's square the poses reach from this view: fewer fragments.
-    vec4 bounds = Vec4s(pc.bounds).v[entry.level];
+    uint view = entry.level & HORDE_FADE_FIELD;
+    vec4 bounds = Vec4s(pc.bounds).v[view];
     vec2 corner = mix(bounds.xy, bounds.zw, kCorners[gl_VertexIndex % 6] * 0.5 + 0.5);
     outWorld = centre + (right * corner.x + up * corner.y) * pc.sphere.w;
     vec4 tile = impostorTile(Uints(pc.poseTiles).v[entry.pose], pc.tilesPerRow, pc.tileRows);
     float inner = float(HORDE_IMPOSTOR_TILE - 2u) / float(HORDE_IMPOSTOR_TILE);
     outUV = tile.xy + (vec2(corner.x, -corner.y) * inner * 0.5 + 0.5) * tile.zw;
-    outLayer = entry.level;
+    outLayer = view;
+    outFadeStep = entry.level >> HORDE_FADE_SHIFT;
     outToEye = toEye;
     outHeading = inst.placement.w;
     outTint = g.tintLevels != 0u ? vec3(1.0, 1.0, 1.0) : inst.tint.rgb;

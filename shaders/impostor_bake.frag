@@ -1,7 +1,7 @@
 #version 460
 // Baking the impostor atlas: the material's base colour times the vertex colour (a masked
 // material's cut-outs left empty) and the surface's normal and depth across the sphere (0 nearest
-// the eye). Samples no triangle covers stay zero, so the resolve of four samples a texel leaves
+// the eye). Pixels no triangle covers stay zero, so filtering 2 x 2 pixels into a texel leaves
 // colour, normal and depth premultiplied by the coverage, and the mips average them truly.
 #include "common.glsl"
 

@@ -16,6 +16,7 @@ void main() {
     for (uint list = 0u; list <= f.listCount; ++list) {
         lists.v[list] = start;
         lists.v[f.listCount + 1u + list] = 0u;
+        if (list < f.listCount) lists.v[2u * f.listCount + 2u + list] = 0u; // fading entries fill from the end
         start += list < f.listCount ? counters.v[HORDE_COUNT_HEADER + f.materialCount + list]
                                     : counters.v[HORDE_COUNT_IMPOSTORS];
     }

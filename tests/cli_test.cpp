@@ -352,8 +352,9 @@ TEST(Cli, CrowdStatsJsonHasTheDocumentedShape) {
         int perLevel = 0;
         for (const json& n : f["levels"])
             perLevel += n.get<int>();
-        EXPECT_EQ(perLevel + f["impostors"].get<int>(), f["visible"].get<int>())
-            << "one mesh: one level per visible instance drawn as a mesh, the rest impostors";
+        EXPECT_EQ(perLevel + f["impostors"].get<int>() - f["fading"].get<int>(), f["visible"].get<int>())
+            << "one mesh: one level per visible instance drawn as a mesh, the rest impostors, those fading "
+               "from one to the other both";
         EXPECT_GT(f["triangles"].get<int>(), 0);
         EXPECT_GT(f["skinned_vertices"].get<int>(), 0);
         EXPECT_EQ(f["own_poses"].get<int>() + f["shared_poses"].get<int>(), f["visible"].get<int>());

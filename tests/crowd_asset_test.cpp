@@ -183,18 +183,18 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(plan.jobCapacity, 4u + 65u);       // own poses and shared poses
     EXPECT_EQ(plan.chunkInstances, 10u);         // not brute force: no chunks
     EXPECT_EQ(plan.vertexCapacity, 10u * 4u);    // each instance's level 0 at most, under the 8 M budget
-    EXPECT_EQ(plan.counterCount, 32u + 2u + 2u); // header, 2 material slots, 2 per list
+    EXPECT_EQ(plan.counterCount, 32u + 4u + 3u); // header, 2 per material slot (2), 3 per list
     EXPECT_EQ(plan.blendSlots, 0u);              // nothing cross-fades
-    EXPECT_EQ(plan.drawCommands, 4u);            // 2 slots x 2 commands a mesh
+    EXPECT_EQ(plan.drawCommands, 8u);            // 2 slots x 2 commands a mesh, then fading
     const PartPlan::Bytes& b = plan.bytes;
-    EXPECT_EQ(b.counters, 144u);
+    EXPECT_EQ(b.counters, 156u);
     EXPECT_EQ(b.entries, 10u * 16u); // one mesh: one entry an instance, whatever its level
     EXPECT_EQ(b.sharedRequests, 780u * 4u);
     EXPECT_EQ(b.jobs, 69u * 8u);
     EXPECT_EQ(b.poseInstances, 65u * 4u);
     EXPECT_EQ(b.dispatches, 4u * 12u); // sample, pose, assign, one skin dispatch for the one list
-    EXPECT_EQ(b.draws, 4u * 20u);
-    EXPECT_EQ(b.drawInfo, 4u * 24u);
+    EXPECT_EQ(b.draws, 8u * 20u);
+    EXPECT_EQ(b.drawInfo, 8u * 24u);
     EXPECT_EQ(b.locals, 69u * 1u * 48u);  // one node
     EXPECT_EQ(b.palette, 69u * 1u * 48u); // the static mesh's one joint
     EXPECT_EQ(b.positions, 40u * 12u);
@@ -202,13 +202,14 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(b.worlds, 10u * 48u);
     EXPECT_EQ(b.visible, 10u * 16u);
     EXPECT_EQ(b.demand, 2u * 256u * 4u);   // wanted and coarsest vertices per distance bucket
-    EXPECT_EQ(b.listStarts, 2u * 2u * 4u); // a start and a fill cursor: the one list and the impostors'
+    // A start and a fill cursor for the one list and the impostors', a fading cursor for the list.
+    EXPECT_EQ(b.listStarts, (2u * 2u + 1u) * 4u);
     EXPECT_EQ(b.impostorDraw, 4u * 4u);    // a VkDrawIndirectCommand
     EXPECT_EQ(b.blendKeys, 4u);            // a word, though no slot uses it
     EXPECT_EQ(b.morphWeights, 0u);         // no morph targets
     EXPECT_EQ(b.meshExtras, 56u);          // the one mesh's MeshExtras
-    EXPECT_EQ(planBytes(plan), 144u + 160u + 3120u + 3120u + 552u + 260u + 48u + 80u + 96u + 3312u + 3312u +
-                                   480u + 480u + 480u + 160u + 2048u + 16u + 16u + 4u + 0u + 56u);
+    EXPECT_EQ(planBytes(plan), 156u + 160u + 3120u + 3120u + 552u + 260u + 48u + 160u + 192u + 3312u + 3312u +
+                                   480u + 480u + 480u + 160u + 2048u + 20u + 16u + 4u + 0u + 56u);
 
     // Cross-fading, the shared-blend table takes its 16 slots (the fewest) beside the 65 bucket
     // poses: their palettes, their requests and their skin jobs.
@@ -219,6 +220,11 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(blends.sharedCount, (65u + 16u) * 12u);
     EXPECT_EQ(blends.jobCapacity, 4u + 65u + 16u);
     EXPECT_EQ(blends.bytes.blendKeys, 16u * 4u);
+
+    // Fading into impostors, an instance may draw its mesh and its quad: two entries.
+    const PartPlan fades =
+        planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4, .fades = true}, 1u << 23);
+    EXPECT_EQ(fades.bytes.entries, 10u * 2u * 16u);
 
     // Fifteen morph targets: every pose (bucket, blend and own) holds the one mesh's run, a count
     // and fifteen (target, weight) pairs: 31 words.

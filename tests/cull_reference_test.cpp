@@ -115,6 +115,41 @@ TEST(CullReference, APoseIsSharedWhenItsBucketErrorProjectsWithinTheLimit) {
     EXPECT_EQ(bind.bucket, 64u);
 }
 
+// A sphere of radius 1 and 100 px a unit at distance 1 spans 200 / (d - 1) px from d units away;
+// at 1 px of error impostors take it up to 16 px and it fades over 16 to 24 px (1.5 x 16), its
+// meshes taking (size - 16) / 8 of the samples, in 256ths.
+TEST(CullReference, AnInstanceFadesIntoItsImpostorOverABandOfSizes) {
+    CullModelInfo info = oneMesh({0.0f});
+    info.sphere = glm::vec4(0, 0, 0, 1.0f);
+    info.clipDuration = {2.0f};
+    info.clipSpeed = {100.0f}; // so fast that a mesh this near needs its own pose
+    const CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 100.0f};
+    const CrowdSettings fade{.cull = false};
+    auto at = [&](double distance, const CrowdSettings& s) {
+        return cullInstance(info, {glm::vec3(0, 0, -float(distance)), 0.0f, 0, 1.3}, cam, s);
+    };
+    const CullDecision half = at(11.0, fade); // 20 px: half way through the band
+    EXPECT_FALSE(half.impostor);
+    EXPECT_DOUBLE_EQ(half.meshShare, 0.5);
+    EXPECT_EQ(half.fadeStep, 128u);
+    EXPECT_TRUE(half.sharedPose) << "meshes drawn in the impostor's pose";
+    EXPECT_EQ(half.bucket, uint32_t(1.3 / 2.0 * 64));
+    const CullDecision early = at(13.0, fade); // 16.67 px: a twelfth of the way
+    EXPECT_NEAR(early.meshShare, 1.0 / 12.0, 1e-6);
+    EXPECT_EQ(early.fadeStep, 21u); // 256 / 12 = 21.3
+    const CullDecision impostor = at(14.0, fade); // 15.4 px
+    EXPECT_TRUE(impostor.impostor);
+    EXPECT_EQ(impostor.fadeStep, 0u);
+    const CullDecision mesh = at(8.0, fade); // 28.6 px
+    EXPECT_FALSE(mesh.impostor);
+    EXPECT_EQ(mesh.fadeStep, 0u);
+    EXPECT_FALSE(mesh.sharedPose);
+    CrowdSettings sharp = fade;
+    sharp.impostorFade = false;
+    EXPECT_EQ(at(11.0, sharp).fadeStep, 0u) << "without the fade, a mesh until the threshold";
+    EXPECT_FALSE(at(11.0, sharp).impostor);
+}
+
 // Four distance buckets, near to far, each wanting 100 vertices and 10 at the coarsest levels.
 TEST(CullReference, ThePoolKeepsTheNearestLevelsAndCoarsensTheFarthestBeforeDroppingAny) {
     const uint64_t wanted[] = {100, 100, 100, 100}, coarsest[] = {10, 10, 10, 10};

@@ -47,5 +47,41 @@ TEST(ImpostorCoverage, TheRunOfSamplesMovesWithThePixelAndWraps) {
         for (uint32_t x = 0; x < 8; ++x) EXPECT_EQ(std::popcount(sampleRun(covered, 8, {x, 3})), int(covered));
 }
 
+// The dither's index k of each pixel of a 4 x 4 block, row by row.
+constexpr uint32_t kDither[16] = {0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5};
+
+// How many of a 4 x 4 block's samples a fading mesh takes.
+int fadeSamples(uint32_t step, uint32_t samples) {
+    int n = 0;
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) n += std::popcount(fadeMask(step, samples, {x + 4, y}));
+    return n;
+}
+
+// A fading mesh takes the samples whose rank, k x samples + the sample, lies below its share of
+// 16 x samples (at the rank's centre): whole pixels first. The impostor takes the rest.
+TEST(ImpostorCoverage, AFadingMeshTakesItsShareOfTheSamples) {
+    for (uint32_t y = 0; y < 4; ++y)
+        for (uint32_t x = 0; x < 4; ++x) {
+            const uint32_t k = kDither[y * 4 + x];
+            // Half of four samples: ranks below 32, the pixels of k under 8 whole.
+            EXPECT_EQ(fadeMask(128, 4, {x, y}), k < 8 ? 0b1111u : 0u);
+            // A quarter: ranks below 16, k under 4.
+            EXPECT_EQ(fadeMask(64, 4, {x, y}), k < 4 ? 0b1111u : 0u);
+        }
+    // 131 of 256 is 32.75 of a block's 64 samples: ranks 0 to 32, the pixels of k under 8 and
+    // sample 0 of k 8's.
+    EXPECT_EQ(fadeSamples(131, 4), 33);
+    EXPECT_EQ(fadeMask(131, 4, {1, 0}), 0b0001u); // k 8
+    EXPECT_EQ(fadeMask(131, 4, {0, 0}), 0b1111u); // k 0
+    // The band's ends: a step of 1 (a 64th of a sample's share) takes nothing, 255 everything.
+    EXPECT_EQ(fadeSamples(1, 4), 0);
+    EXPECT_EQ(fadeSamples(255, 4), 64);
+    // One sample: a screen door over the pixels whose k is under the share of 16.
+    EXPECT_EQ(fadeSamples(128, 1), 8);
+    EXPECT_EQ(fadeMask(128, 1, {1, 0}), 0u); // k 8
+    EXPECT_EQ(fadeMask(128, 1, {2, 2}), 1u); // k 1
+}
+
 } // namespace
 } // namespace horde

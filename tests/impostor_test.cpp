@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -364,7 +365,9 @@ TEST_F(ImpostorTest, ImpostorsAndMeshesOccludeByDepth) {
         const glm::vec3 toEye = glm::normalize(high.eye - glm::vec3(sphere));
         CrowdModel small(device(), *model_, {.scale = 0.05f});
         const CrowdModel* two[] = {&small, crowdModel_.get()};
-        const CrowdSettings s = settings(true, 60.0f / kImpostorPixelsPerErrorPixel);
+        // Without the fade, which would draw the far one (80 px, under 1.5 x 60) as both.
+        CrowdSettings s = settings(true, 60.0f / kImpostorPixelsPerErrorPixel);
+        s.impostorFade = false;
         const glm::vec3 between = glm::vec3(sphere) * 0.95f + toEye * sphere.w * 186.0f;
         const HeadlessResult both = draw(two, {{bindPose(between)}, {bindPose(far)}}, s, high);
         EXPECT_EQ(both.stats.counts.back().impostors, 1u) << "the small near one; the far one is a mesh";
@@ -375,4 +378,129 @@ TEST_F(ImpostorTest, ImpostorsAndMeshesOccludeByDepth) {
         // drawn behind, nowhere.
         EXPECT_LE(sameInside(both.image, back.image, front.image, 2, 50), 0.5) << "the impostor in front of the mesh";
     }
+}
+
+// A camera dollying towards a sphere along atlas view 0, at the distance where it spans `pixels`
+// (the cull pass's measure: its diameter at its nearest point).
+ViewCamera dolly(glm::vec4 sphere, float pixels) {
+    OrbitCamera camera;
+    camera.target = glm::vec3(sphere);
+    camera.yaw = 0.0f;
+    camera.pitch = 0.0f;
+    camera.fovY = 0.5f;
+    const float pixelsPerUnit = float(kSize) / (2.0f * std::tan(camera.fovY * 0.5f));
+    camera.distance = sphere.w + 2.0f * sphere.w * pixelsPerUnit / pixels;
+    return orbitView(camera, 1.0f, camera.distance + sphere.w, kSize);
+}
+
+// At 4 px of error impostors take spheres up to 64 px across and fade over 64 to 96 px. Dollied
+// to 80.4 px, the monster's meshes take (80.4 - 64) / 32 = 0.5125 of the samples: step 131 of 256
+// (131.2), in every entry of its meshes and in its impostor's, as the CPU reference says; and
+// where its mesh and its impostor each cover a pixel whole, the fading monster covers it too
+// (the two halves' samples complement each other: no hole).
+TEST_F(ImpostorTest, AFadingInstanceDrawsBothHalvesAtItsShare) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    const glm::vec4 sphere = crowdModel_->asset().worldSphere;
+    const ViewCamera camera = dolly(sphere, 80.4f);
+    const CrowdSettings s = settings(true, 4.0f);
+    CrowdScene scene(device(), models, {{bindPose(glm::vec3(0.0f))}}, s, kOutput);
+    HeadlessOptions o;
+    o.width = o.height = kSize;
+    o.frames = 2;
+    const HeadlessResult fading = renderHeadless(device(), scene, camera, o);
+    const FrameCounts& counts = fading.stats.counts.back();
+    EXPECT_EQ(counts.visible, 1u);
+    EXPECT_EQ(counts.impostors, 1u);
+    EXPECT_EQ(counts.fading, 1u);
+
+    const CullModelInfo info{.sphere = sphere, .levelErrors = {{0.0f}}};
+    const CullDecision d =
+        cullInstance(info, {}, {frustumPlanes(camera.viewProjection), camera.eye, camera.pixelsPerUnit}, s);
+    EXPECT_NEAR(d.meshShare, 0.5125, 1e-4);
+    EXPECT_EQ(d.fadeStep, 131u);
+    const std::vector<uint32_t> starts = scene.readListStarts(1, 0);
+    const uint32_t total = starts.back() + counts.impostors;
+    const std::vector<gpu::DrawEntry> entries = scene.readEntries(1, 0, total);
+    ASSERT_EQ(total, uint32_t(crowdModel_->asset().lods.size()) + 1) << "each mesh and the impostor";
+    for (const gpu::DrawEntry& e : entries) EXPECT_EQ(e.level >> HORDE_FADE_SHIFT, 131u);
+
+    CrowdSettings sharp = s;
+    sharp.impostorFade = false;
+    const HeadlessResult mesh = draw(models, {{bindPose(glm::vec3(0.0f))}}, sharp, camera);
+    ASSERT_EQ(mesh.stats.counts.back().impostors, 0u);
+    const HeadlessResult impostor = draw(models, {{bindPose(glm::vec3(0.0f))}}, settings(true, 5.2f), camera);
+    ASSERT_EQ(impostor.stats.counts.back().impostors, 1u);
+    ASSERT_EQ(impostor.stats.counts.back().fading, 0u);
+    size_t both = 0, holes = 0;
+    auto whole = [](const Image8& image, uint32_t x, uint32_t y) {
+        return test::isForeground(image, x, y) && test::isForeground(image, x - 1, y) &&
+               test::isForeground(image, x + 1, y) && test::isForeground(image, x, y - 1) &&
+               test::isForeground(image, x, y + 1);
+    };
+    for (uint32_t y = 1; y + 1 < kSize; ++y)
+        for (uint32_t x = 1; x + 1 < kSize; ++x)
+            if (whole(mesh.image, x, y) && whole(impostor.image, x, y)) {
+                ++both;
+                holes += test::isForeground(fading.image, x, y) ? 0 : 1;
+            }
+    EXPECT_GT(both, 20u);
+    EXPECT_EQ(holes, 0u);
+}
+
+// The monster dollied from 70 px across to 28, 1% a frame, past the impostor threshold at 40 px
+// (2.5 px of error; the fade from 60 px): with the fade, no frame changes more where it crosses
+// the threshold than the largest change within a level; without it, the frame that swaps mesh for
+// impostor does. Dollied from 95 px to 20 with impostors off (0.5 px of error), it changes level
+// three times, none changing more than a frame within a level. The figures print for
+// docs/PERFORMANCE.md ("Popping").
+TEST_F(ImpostorTest, ADollyingCameraSeesNoPopLargerThanAFrameWithinALevel) {
+    // The largest one-frame change of the camera dollying the monster (in one pose) from `from` px
+    // across to `to`, 1% a frame, by kind of step: within a level (the same levels, and no
+    // impostor or only impostors in both frames), across a level, across the impostor threshold
+    // (an impostor in one frame, or a fade in either). A change is the mean absolute difference
+    // over every pixel and channel, from 0 to 1 (scripts/image-diff's mean metric).
+    enum { Within, Level, Impostor };
+    auto largestChanges = [&](const CrowdSettings& s, float from, float to) {
+        const CrowdModel* models[] = {crowdModel_.get()};
+        CrowdScene scene(device(), models, {{bindPose(glm::vec3(0.0f))}}, s, kOutput);
+        HeadlessOptions o;
+        o.width = o.height = kSize;
+        o.frames = 2;
+        std::array<double, 3> largest{};
+        std::optional<HeadlessResult> previous;
+        for (float pixels = from; pixels >= to; pixels /= 1.01f) {
+            HeadlessResult frame = renderHeadless(device(), scene, dolly(crowdModel_->asset().worldSphere, pixels), o);
+            if (previous) {
+                const FrameCounts &a = previous->stats.counts.back(), &b = frame.stats.counts.back();
+                double change = 0.0;
+                for (size_t i = 0; i < frame.image.rgba.size(); i += 4)
+                    for (size_t c = 0; c < 3; ++c)
+                        change += std::abs(int(frame.image.rgba[i + c]) - int(previous->image.rgba[i + c]));
+                change /= double(frame.image.rgba.size()) / 4.0 * 3.0 * 255.0;
+                const bool impostors = a.impostors && b.impostors && !a.fading && !b.fading;
+                const size_t kind = impostors                    ? Within
+                                    : a.impostors || b.impostors ? Impostor
+                                    : a.perLevel != b.perLevel   ? Level
+                                                                 : Within;
+                largest[kind] = std::max(largest[kind], change);
+            }
+            previous = std::move(frame);
+        }
+        return largest;
+    };
+    CrowdSettings s = settings(true, 2.5f);
+    const std::array<double, 3> fade = largestChanges(s, 70.0f, 28.0f);
+    s.impostorFade = false;
+    const std::array<double, 3> sharp = largestChanges(s, 70.0f, 28.0f);
+    CrowdSettings levels = settings(true, 0.5f);
+    levels.impostors = false;
+    const std::array<double, 3> level = largestChanges(levels, 95.0f, 20.0f);
+    std::printf("largest one-frame change: within a level %.6f, across the impostor threshold %.6f with the "
+                "fade, %.6f without (within %.6f); levels: within %.6f, across %.6f\n",
+                fade[Within], fade[Impostor], sharp[Impostor], sharp[Within], level[Within], level[Level]);
+    EXPECT_GT(fade[Impostor], 0.0);
+    EXPECT_LE(fade[Impostor], fade[Within]);
+    EXPECT_GT(sharp[Impostor], sharp[Within]);
+    EXPECT_GT(level[Level], 0.0);
+    EXPECT_LE(level[Level], level[Within]);
 }

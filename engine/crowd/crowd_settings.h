@@ -67,6 +67,9 @@ struct CrowdSettings {
     // With LOD on: instances a few pixels across drawn as one quad of an atlas baked from their
     // shared poses.
     bool impostors = true;
+    // With impostors: an instance crossing their threshold fades between impostor and meshes over a
+    // band of sizes (kImpostorFadeBand) rather than switching in one frame.
+    bool impostorFade = true;
     bool textures = true;        // off: base colours only, no texture uploaded or sampled
     bool vertexColors = true;    // glTF's COLOR_0 tints its mesh's material (off: not drawn)
     float lodErrorPixels = 1.0f; // the largest error a level or a shared pose may show
@@ -94,6 +97,10 @@ inline constexpr Range<float> kCrossfadeRange{0.0f, 10.0f};
 // With LOD on, an instance whose every-pose sphere projects to at most this many pixels across
 // per pixel of allowed error is drawn as an impostor (docs/PERFORMANCE.md, "Impostors").
 constexpr float kImpostorPixelsPerErrorPixel = 16.0f;
+// Past that size, up to this many times it, an instance is drawn both ways: its meshes take
+// (size - threshold) / (threshold x (band - 1)) of every pixel's samples, its impostor the rest
+// (shaders/common.glsl fadeMask; docs/PERFORMANCE.md, "Popping").
+constexpr float kImpostorFadeBand = 1.5f;
 
 // Settings for one instance seen whole (render, pose, validate): nothing culled or simplified.
 CrowdSettings singleInstanceSettings();

@@ -67,10 +67,16 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
         }
     }
 
-    d.impostor =
-        settings.impostors && settings.lod &&
-        2.0 * radius * d.pixelsPerUnit <= double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
-    if (d.impostor) {
+    const double size = 2.0 * radius * d.pixelsPerUnit;
+    const double threshold = double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
+    const double fadeEnd = settings.impostorFade ? double(kImpostorFadeBand) * threshold : threshold;
+    const bool impostors = settings.impostors && settings.lod;
+    d.impostor = impostors && size <= threshold;
+    if (impostors && !d.impostor && size < fadeEnd) {
+        d.meshShare = (size - threshold) / (fadeEnd - threshold);
+        d.fadeStep = std::clamp(uint32_t(d.meshShare * HORDE_FADE_STEPS), 1u, HORDE_FADE_STEPS - 1);
+    }
+    if (d.impostor || d.fadeStep) {
         d.sharedPose = true;
         d.bucket = dominant;
         d.blendKey = 0xFFFFFFFFu;

@@ -55,6 +55,11 @@ struct CullDecision {
     double centreDistance = 0.0;
     bool impostor = false; // drawn as one quad of the atlas, with the shared pose of its bucket
     uint32_t view = 0;     // the atlas view it is drawn from (impostorView)
+    // Crossing into an impostor: drawn as meshes and as impostor (at the impostor's shared pose),
+    // the meshes taking this share of the samples (the rest the impostor's), in HORDE_FADE_STEPS
+    // steps (the GPU's fadeStep); 0 where it is one or the other.
+    double meshShare = 0.0;
+    uint32_t fadeStep = 0;
     // In a cross-fade, the shared blend it may take (common.glsl blendKey), HORDE_NONE where it
     // needs an own pose; the table may still give it one (a slot another key holds).
     uint32_t blendKey = 0xFFFFFFFFu;

@@ -35,9 +35,10 @@ std::string countsJson(const FrameCounts& c, const std::vector<std::string>& sta
     std::snprintf(
         line, sizeof line,
         "\"instances\":%u,\"visible\":%u,\"levels\":[%s],\"triangles\":%llu,\"skinned_vertices\":%llu,"
-        "\"impostors\":%u,\"own_poses\":%u,\"shared_poses\":%u,\"shared_blends\":%u,\"dropped\":%u",
+        "\"impostors\":%u,\"fading\":%u,\"own_poses\":%u,\"shared_poses\":%u,\"shared_blends\":%u,"
+        "\"dropped\":%u",
         c.instances, c.visible, levels.c_str(), static_cast<unsigned long long>(c.triangles),
-        static_cast<unsigned long long>(c.skinnedVertices), c.impostors, c.ownPoses, c.sharedPoses,
+        static_cast<unsigned long long>(c.skinnedVertices), c.impostors, c.fading, c.ownPoses, c.sharedPoses,
         c.sharedBlends, c.dropped);
     return std::string(line) + ",\"behaviour\":" + behaviourJson(c.behaviour, states);
 }
@@ -152,11 +153,12 @@ std::string FrameStats::summary() const {
         line, sizeof line,
         "frames %zu  gpu ms: cull %.3f  sample %.3f  pose %.3f  skin %.3f  draw %.3f  total %.3f  |  cpu "
         "ms/frame "
-        "%.3f  |  visible %u of %u  levels%s  impostors %u  poses %u own %u shared  |  %.2f M triangles  "
+        "%.3f  |  visible %u of %u  levels%s  impostors %u (%u fading)  poses %u own %u shared  |  %.2f M "
+        "triangles  "
         "%.2f M skinned "
         "vertices (%.1f M/s)",
         cpuMs.size(), g.cullMs, g.sampleMs, g.poseMs, g.skinMs, g.drawMs, g.totalMs(), medianCpuMs(),
-        c.visible, c.instances, levels.c_str(), c.impostors, c.ownPoses, c.sharedPoses,
+        c.visible, c.instances, levels.c_str(), c.impostors, c.fading, c.ownPoses, c.sharedPoses,
         double(c.triangles) * 1e-6, double(c.skinnedVertices) * 1e-6, skinnedVerticesPerSecond() * 1e-6);
     if (states.empty()) return line;
     std::string behaviour = "  |  behaviour:";

@@ -38,6 +38,7 @@ struct FrameCounts {
     uint32_t sharedBlends = 0; // of the shared: instances in a cross-fade given a shared blend
     BehaviourCounts behaviour;
     uint32_t impostors = 0; // visible instances drawn as impostors (their poses are among the shared)
+    uint32_t fading = 0;    // of those, instances drawn as meshes too, fading from one to the other
     uint32_t dropped = 0;   // instances seen but not drawn: the vertex pool could not hold them
     std::vector<std::vector<uint32_t>> listCounts; // per model, per (mesh, level): instances drawn
     struct Model {

@@ -65,13 +65,15 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     if (budget.pool)
         p.vertexCapacity = budget.lod ? std::min(poolVertices, poolWant(asset, count, budget))
                                       : uint64_t(p.chunkInstances) * asset.vertexStride;
-    p.counterCount = uint32_t(HORDE_COUNT_HEADER + materials + 2 * lists);
+    // Draws and fading draws per material slot; entries, skin jobs and fading entries per list.
+    p.counterCount = uint32_t(HORDE_COUNT_HEADER + 2 * materials + 3 * lists);
     p.poses = shared + p.poseCapacity;
-    p.drawCommands = materials * asset.commandsPerMesh;
+    p.drawCommands = 2 * materials * asset.commandsPerMesh; // the second run: fading instances' meshes
 
     PartPlan::Bytes& b = p.bytes;
     b.counters = uint64_t(p.counterCount) * 4;
-    b.entries = meshes * count * sizeof(gpu::DrawEntry); // an instance draws each mesh at one level
+    // An instance draws each mesh at one level, and fading, an impostor beside them.
+    b.entries = (meshes + (budget.fades ? 1 : 0)) * count * sizeof(gpu::DrawEntry);
     b.sharedRequests = uint64_t(p.sharedCount) * 4;
     b.sharedOffsets = uint64_t(p.sharedCount) * 4;
     b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);
@@ -91,7 +93,8 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
     b.worlds = uint64_t(count) * sizeof(gpu::Affine);
     b.visible = uint64_t(count) * sizeof(gpu::VisibleInstance);
     b.demand = 2 * HORDE_DISTANCE_BUCKETS * sizeof(uint32_t);
-    b.listStarts = 2 * (lists + 1) * sizeof(uint32_t); // the impostors' list is one more
+    // A start and a fill cursor per list and the impostors', a fading entries' cursor per list.
+    b.listStarts = (2 * (lists + 1) + lists) * sizeof(uint32_t);
     b.impostorDraw = 4 * sizeof(uint32_t);             // a VkDrawIndirectCommand
     return p;
 }

@@ -33,6 +33,7 @@ struct CrowdBudget {
     uint32_t poseBudget = 0;
     SkinOptions skin; // palette entries and pooled vertices take its bytes
     bool blends = false; // instances cross-fade (a behaviour): far ones share blends (blendSlots)
+    bool fades = false;  // an instance may draw its meshes and an impostor (fading from one to the other)
 };
 
 // The shared-blend table's slots for a model of `count` instances: a power of two from 16 to 256,
@@ -53,10 +54,10 @@ struct PartPlan {
     uint32_t sharedCount = 0;    // (shared pose or blend, mesh, level) requests
     uint32_t blendSlots = 0;     // the shared-blend table (blendSlots above)
     uint32_t chunkInstances = 0; // brute force: instances skinned and drawn at a time
-    uint32_t counterCount = 0;   // the header, one per material slot, two per list
+    uint32_t counterCount = 0;   // the header, two per material slot, three per list
     uint64_t vertexCapacity = 0; // skinned vertices the pool holds (0 without a pool)
     uint64_t poses = 0;          // shared, blend and own poses with locals, palettes and morph weights
-    uint64_t drawCommands = 0;   // one per (material slot, level submesh)
+    uint64_t drawCommands = 0;   // two per (material slot, level submesh): all, and fading instances
     struct Bytes {
         uint64_t counters, entries, sharedRequests, sharedOffsets, jobs, poseInstances, dispatches, draws,
             drawInfo, locals, palette, positions, normals, worlds, visible, demand, listStarts, impostorDraw,

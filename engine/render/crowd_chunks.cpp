@@ -108,7 +108,7 @@ void CrowdScene::recordChunks(VkCommandBuffer cmd, uint32_t slotIndex, const Ren
                         ++commands_;
                         faced = int(asset.clockwise[draw.mesh]);
                     }
-                    const Pipeline& pipeline = bindMaterial(cmd, bound, record);
+                    const Pipeline& pipeline = bindMaterial(cmd, bound, record, false);
                     gpu::DrawPush push = drawPush(part, p, slotIndex, draw.mesh);
                     push.drawInfo = part.chunkDrawInfo.address() + VkDeviceAddress(d) * sizeof(gpu::DrawInfo);
                     vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[draw.mesh].get(), 0,

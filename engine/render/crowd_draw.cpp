@@ -96,8 +96,8 @@ void CrowdScene::recordGround(VkCommandBuffer cmd, uint32_t slotIndex) {
 // Pipeline, texture set and cull mode for one material slot's draw, each set only when it
 // changes within one rendering.
 const Pipeline& CrowdScene::bindMaterial(VkCommandBuffer cmd, MaterialBinding& bound,
-                                         const gpu::MaterialRecord& record) {
-    const Pipeline& pipeline = pipelines_.draw[record.alphaMode];
+                                         const gpu::MaterialRecord& record, bool fading) {
+    const Pipeline& pipeline = (fading ? pipelines_.drawFade : pipelines_.draw)[record.alphaMode];
     if (bound.pipeline != &pipeline) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
         ++commands_;
@@ -155,50 +155,65 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
 
 // Every material slot's commands are one indirect-count draw: opaque and masked materials of
 // every model first, then the blended ones over them (in model, mesh and submesh order, not
-// sorted by depth). The commands depend on the models' materials, never on the crowd's size.
+// sorted by depth). Once impostors are baked, each slot's fading instances are a second draw
+// of their own, through the fading pipelines. The commands depend on the models' materials,
+// never on the crowd's size.
 void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
     MaterialBinding bound;
+    const bool fades = impostorsBaked() && settings_.impostorFade;
     for (bool blended : {false, true}) {
         // Impostors after the opaque meshes, before anything blends over them.
         if (blended && impostorsBaked()) {
             recordImpostors(cmd, slotIndex);
             bound = {};
         }
-        for (size_t p = 0; p < parts_.size(); ++p) {
-            Part& part = parts_[p];
-            const CrowdModel& cm = *part.model;
-            const CrowdAsset& asset = part.asset();
-            Part::PerSlot& b = part.slots[slotIndex];
-            const std::span<const gpu::MaterialRecord> records =
-                resources_->materials->modelRecords(p, part.materialCount());
-            int faced = -1; // the front face set for this part: none yet, or the last mesh's
-            for (uint32_t m = 0; m < part.meshCount(); ++m) {
-                const uint32_t first = asset.meshMaterials[m];
-                const uint32_t end = first + uint32_t(cm.model().meshes[m].submeshes.size());
-                bool any = false;
-                for (uint32_t material = first; material < end; ++material)
-                    any |= (records[material].alphaMode == HORDE_ALPHA_BLEND) == blended;
-                if (!any) continue;
-                if (faced != int(asset.clockwise[m])) {
-                    vkCmdSetFrontFace(cmd, frontFace(asset, m));
-                    ++commands_;
-                    faced = int(asset.clockwise[m]);
-                }
-                gpu::DrawPush push = drawPush(part, p, slotIndex, m);
-                vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+        recordMeshDraws(cmd, slotIndex, bound, blended, false);
+        if (fades) recordMeshDraws(cmd, slotIndex, bound, blended, true);
+    }
+}
+
+// Every model's material slots of one kind (blended or not), each one indirect-count draw of the
+// run of commands for all instances, or for the fading ones.
+void CrowdScene::recordMeshDraws(VkCommandBuffer cmd, uint32_t slotIndex, MaterialBinding& bound,
+                                 bool blended, bool fading) {
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        Part& part = parts_[p];
+        const CrowdModel& cm = *part.model;
+        const CrowdAsset& asset = part.asset();
+        Part::PerSlot& b = part.slots[slotIndex];
+        const std::span<const gpu::MaterialRecord> records =
+            resources_->materials->modelRecords(p, part.materialCount());
+        int faced = -1; // the front face set for this part: none yet, or the last mesh's
+        for (uint32_t m = 0; m < part.meshCount(); ++m) {
+            const uint32_t first = asset.meshMaterials[m];
+            const uint32_t end = first + uint32_t(cm.model().meshes[m].submeshes.size());
+            bool any = false;
+            for (uint32_t material = first; material < end; ++material)
+                any |= (records[material].alphaMode == HORDE_ALPHA_BLEND) == blended;
+            if (!any) continue;
+            if (faced != int(asset.clockwise[m])) {
+                vkCmdSetFrontFace(cmd, frontFace(asset, m));
                 ++commands_;
-                for (uint32_t material = first; material < end; ++material) {
-                    const gpu::MaterialRecord& record = records[material];
-                    if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
-                    const Pipeline& pipeline = bindMaterial(cmd, bound, record);
-                    const uint64_t command = uint64_t(material) * asset.commandsPerMesh;
-                    push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
-                    pushConstants(cmd, pipeline, push);
-                    vkCmdDrawIndexedIndirectCount(
-                        cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
-                        (HORDE_COUNT_HEADER + uint64_t(material)) * 4, asset.commandsPerMesh, kCommandBytes);
-                    commands_ += 2;
-                }
+                faced = int(asset.clockwise[m]);
+            }
+            gpu::DrawPush push = drawPush(part, p, slotIndex, m);
+            vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
+            ++commands_;
+            for (uint32_t material = first; material < end; ++material) {
+                const gpu::MaterialRecord& record = records[material];
+                if ((record.alphaMode == HORDE_ALPHA_BLEND) != blended) continue;
+                const Pipeline& pipeline = bindMaterial(cmd, bound, record, fading);
+                // The fading run of commands and its counts follow the others (plan.comp).
+                const uint64_t slot = fading ? part.materialCount() + material : material;
+                const uint64_t command = slot * asset.commandsPerMesh;
+                const uint64_t count =
+                    HORDE_COUNT_HEADER + material +
+                    (fading ? uint64_t(part.materialCount()) + 3 * uint64_t(part.listCount()) : 0);
+                push.drawInfo = b.drawInfo.address() + command * sizeof(gpu::DrawInfo);
+                pushConstants(cmd, pipeline, push);
+                vkCmdDrawIndexedIndirectCount(cmd, b.draws.get(), command * kCommandBytes, b.counters.get(),
+                                              count * 4, asset.commandsPerMesh, kCommandBytes);
+                commands_ += 2;
             }
         }
     }

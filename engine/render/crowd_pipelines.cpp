@@ -11,7 +11,8 @@ namespace horde {
 
 namespace {
 
-// skinning.glsl's constants (ids 2 to 5), after draw.frag's two: one map serves every stage.
+// skinning.glsl's constants (ids 2 to 5), between draw_fragment.glsl's (0, 1 and 6): one map
+// serves every stage.
 struct Specialization {
     VkBool32 sample;
     uint32_t alphaMode;
@@ -19,13 +20,15 @@ struct Specialization {
     VkBool32 half;
     uint32_t influences;
     VkBool32 stretch;
+    uint32_t samples; // the target's per pixel: a fading mesh takes its share of them
 };
 constexpr VkSpecializationMapEntry kEntries[] = {{0, offsetof(Specialization, sample), 4},
                                                  {1, offsetof(Specialization, alphaMode), 4},
                                                  {2, offsetof(Specialization, skinning), 4},
                                                  {3, offsetof(Specialization, half), 4},
                                                  {4, offsetof(Specialization, influences), 4},
-                                                 {5, offsetof(Specialization, stretch), 4}};
+                                                 {5, offsetof(Specialization, stretch), 4},
+                                                 {6, offsetof(Specialization, samples), 4}};
 
 Specialization specialization(const SkinVariant& skin) {
     Specialization s{};
@@ -41,6 +44,7 @@ Specialization specialization(const SkinVariant& skin) {
 CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& info) {
     const bool pool = info.pool, textures = info.textures;
     Specialization values = specialization(info.skin);
+    values.samples = uint32_t(info.samples); // VkSampleCountFlagBits values are the counts
     const VkSpecializationInfo constants{std::size(kEntries), kEntries, sizeof(values), &values};
     CrowdPipelines p;
     p.cull = createComputePipeline(device, spirv::cull_comp(), pushBlock<gpu::CullPush>(), "cull");
@@ -63,14 +67,18 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     draw.samples = info.samples;
     draw.setLayout = info.materials;
     static constexpr const char* kinds[] = {"opaque", "mask", "blend"};
-    for (uint32_t alpha = 0; alpha < 3; ++alpha) {
-        values.sample = textures ? VK_TRUE : VK_FALSE;
-        values.alphaMode = alpha;
-        draw.specialization = &constants;
-        draw.blend = alpha == HORDE_ALPHA_BLEND;
-        p.draw[alpha] = createGraphicsPipeline(
-            device, draw, std::string(pool ? "draw skinned " : "draw palette ") + kinds[alpha]);
-    }
+    auto drawPipelines = [&](GraphicsPipelineInfo pipeline, std::span<const uint32_t> fragment,
+                             const std::string& name, std::array<Pipeline, 3>& out) {
+        pipeline.fragment = fragment;
+        for (uint32_t alpha = 0; alpha < 3; ++alpha) {
+            values.sample = textures ? VK_TRUE : VK_FALSE;
+            values.alphaMode = alpha;
+            pipeline.specialization = &constants;
+            pipeline.blend = alpha == HORDE_ALPHA_BLEND;
+            out[alpha] = createGraphicsPipeline(device, pipeline, name + kinds[alpha]);
+        }
+    };
+    drawPipelines(draw, spirv::draw_frag(), pool ? "draw skinned " : "draw palette ", p.draw);
     GraphicsPipelineInfo ground = draw;
     ground.setLayout = VK_NULL_HANDLE;
     ground.specialization = nullptr;
@@ -80,6 +88,7 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     ground.push = pushBlock<gpu::GroundPush>();
     p.ground = createGraphicsPipeline(device, ground, "ground");
     if (info.impostors == VK_NULL_HANDLE) return p;
+    drawPipelines(draw, spirv::draw_fade_frag(), pool ? "draw skinned fading " : "draw palette fading ", p.drawFade);
 
     GraphicsPipelineInfo bake;
     bake.vertex = spirv::impostor_bake_vert();
@@ -88,7 +97,7 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     bake.colorFormat = kImpostorColorFormat;
     bake.secondColorFormat = kImpostorNormalFormat;
     bake.depthFormat = kDepthFormat;
-    bake.samples = kImpostorBakeSamples;
+    bake.samples = VK_SAMPLE_COUNT_1_BIT;
     bake.setLayout = info.materials;
     const VkBool32 sample = textures ? VK_TRUE : VK_FALSE;
     const VkSpecializationInfo sampling{1, kEntries, sizeof(sample), &sample};

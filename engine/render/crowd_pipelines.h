@@ -14,6 +14,8 @@ struct CrowdPipelines {
     Pipeline behaviour, cull, budget, assign, lists, plan, sample, pose, skin, ground;
     std::array<Pipeline, 3> draw;    // by alpha mode: opaque, mask (alpha test), blend
     Pipeline impostorBake, impostor; // when the scene has impostors
+    // The meshes of instances fading into their impostors (draw_fade.frag), by alpha mode.
+    std::array<Pipeline, 3> drawFade;
 };
 
 // How pose, skin and the draw skin (shaders/skinning.glsl's specialization constants): the

@@ -19,7 +19,7 @@ namespace {
 
 CrowdBudget budgetOf(const CrowdSettings& s) {
     return {s.lod, s.cull, s.technique == Technique::Compute, s.vertexBudget, s.poseBudget, s.skin,
-            !s.behaviour.loops()};
+            !s.behaviour.loops(), s.lod && s.impostors && s.impostorFade};
 }
 
 BehaviourTables behaviourOf(const CrowdModel& model, const CrowdSettings& settings) {
@@ -166,7 +166,8 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
     computeSharedPoses();
 }
 
-// An instance is an impostor where its sphere spans at most impostorPixels (cull.comp); no centre
+// An instance is an impostor, or fades into one, where its sphere spans at most fadePixels
+// (cull.comp); no centre
 // is farther from the eye than the farthest corner of the box around every sphere. Each model's
 // atlas is baked from its shared poses, which computeSharedPoses put in every slot.
 void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
@@ -178,7 +179,8 @@ void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
                           (corner & 4) ? worldBounds_.max.z : worldBounds_.min.z);
         farthest = std::max(farthest, glm::length(p - cull.eye));
     }
-    const float impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
+    const float impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels *
+                                 (settings_.impostorFade ? kImpostorFadeBand : 1.0f);
     bool seen = false;
     for (const Part& part : parts_) {
         const float radius = part.asset().worldSphere.w;
@@ -339,6 +341,7 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.blendSlots = plan.blendSlots;
     f.blendError = asset.blendError;
     f.impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
+    f.fadePixels = settings_.impostorFade ? kImpostorFadeBand * f.impostorPixels : f.impostorPixels;
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
@@ -473,6 +476,7 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         model.dropped = c[HORDE_COUNT_DROPPED];
         out.ownPoses += c[HORDE_COUNT_POSES];
         out.impostors += c[HORDE_COUNT_IMPOSTORS];
+        out.fading += c[HORDE_COUNT_FADING];
         out.triangles += 2 * uint64_t(c[HORDE_COUNT_IMPOSTORS]);
         out.sharedPoses += c[HORDE_COUNT_SHARED];
         out.sharedBlends += c[HORDE_COUNT_BLENDS];

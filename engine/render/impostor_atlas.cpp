@@ -58,56 +58,46 @@ VkImageSubresourceRange levels(uint32_t first, uint32_t count) {
     return {VK_IMAGE_ASPECT_COLOR_BIT, first, count, 0, kViews};
 }
 
-// The multisampled images one atlas's layers are drawn into, one layer at a time, and the plain
-// images their samples are averaged into before a copy puts them in the atlas's layer. (Resolving
-// straight into a view of one layer of the atlas landed every layer in the first on lavapipe 22.3.)
+// The images one atlas's layers are drawn into, one layer at a time, at kImpostorBakeScale times
+// the atlas's size, each then filtered down into its layer. Not multisampled: on lavapipe 22.3 a
+// driver resolve before the crowd's first frame left every later draw about 15% slower for the
+// life of the process (docs/PERFORMANCE.md, "Far crowds"), and a filtered blit averages an sRGB
+// colour in linear light, where that resolve averaged the encoded values.
 struct BakeTargets {
-    Image color, normalDepth, depth, resolvedColor, resolvedNormalDepth;
+    Image color, normalDepth, depth;
     BakeTargets(Device& device, VkExtent2D extent)
-        : color(device, extent, kImpostorColorFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-                VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake color", 1, kImpostorBakeSamples),
-          normalDepth(device, extent, kImpostorNormalFormat, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
-                      VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake normal and depth", 1, kImpostorBakeSamples),
+        : color(device, extent, kImpostorColorFormat,
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                "impostor bake color"),
+          normalDepth(device, extent, kImpostorNormalFormat,
+                      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                      VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake normal and depth"),
           depth(device, extent, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                VK_IMAGE_ASPECT_DEPTH_BIT, "impostor bake depth", 1, kImpostorBakeSamples),
-          resolvedColor(device, extent, kImpostorColorFormat,
-                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                        VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake resolved color"),
-          resolvedNormalDepth(device, extent, kImpostorNormalFormat,
-                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                              VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake resolved normal and depth") {}
+                VK_IMAGE_ASPECT_DEPTH_BIT, "impostor bake depth") {}
 };
 
-// Each layer starts from cleared samples; the previous layer's copy out of the resolved images
-// must be done before they are written again.
+// Each layer starts from cleared pixels; the previous layer's blit out of them must be done
+// before they are written again.
 void targetBarriers(VkCommandBuffer cmd, const BakeTargets& t) {
-    for (const Image* image : {&t.resolvedColor, &t.resolvedNormalDepth})
-        imageBarrier(cmd, image->get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     for (const Image* image : {&t.color, &t.normalDepth})
         imageBarrier(cmd, image->get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                     VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                     VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT,
+                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
     depthAttachmentBarrier(cmd, t.depth.get());
 }
 
-void beginLayer(VkCommandBuffer cmd, const BakeTargets& t, VkExtent2D extent) {
+void beginLayer(VkCommandBuffer cmd, const BakeTargets& t) {
+    const VkExtent2D extent = t.color.extent();
     VkRenderingAttachmentInfo attachments[2] = {{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO},
                                                 {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO}};
-    const VkImageView samples[2] = {t.color.view(), t.normalDepth.view()},
-                      resolved[2] = {t.resolvedColor.view(), t.resolvedNormalDepth.view()};
+    const VkImageView views[2] = {t.color.view(), t.normalDepth.view()};
     for (int a = 0; a < 2; ++a) {
-        attachments[a].imageView = samples[a];
+        attachments[a].imageView = views[a];
         attachments[a].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
         attachments[a].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        attachments[a].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+        attachments[a].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         attachments[a].clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
-        attachments[a].resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
-        attachments[a].resolveImageView = resolved[a];
-        attachments[a].resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     }
     VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     depth.imageView = t.depth.view();
@@ -180,23 +170,26 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
     }
 }
 
-// The layer's averaged samples into layer `view` of the atlas's first level.
-void copyLayer(VkCommandBuffer cmd, const BakeTargets& t, const ImpostorAtlases::Atlas& atlas,
-               uint32_t view) {
+// The layer's pixels filtered down into layer `view` of the atlas's first level: each texel the
+// mean of its kImpostorBakeScale x kImpostorBakeScale pixels (a linear filter at a texel's centre,
+// which lies between them, for a scale of 2).
+void filterLayer(VkCommandBuffer cmd, const BakeTargets& t, const ImpostorAtlases::Atlas& atlas, uint32_t view) {
+    static_assert(kImpostorBakeScale == 2, "one linear tap averages two pixels a side");
     const VkExtent2D extent = atlas.color.extent();
-    for (const Image* image : {&t.resolvedColor, &t.resolvedNormalDepth})
+    for (const Image* image : {&t.color, &t.normalDepth})
         imageBarrier(cmd, image->get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                      VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_BLIT_BIT,
                      VK_ACCESS_2_TRANSFER_READ_BIT);
-    VkImageCopy region{};
-    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, view, 1};
-    region.extent = {extent.width, extent.height, 1};
-    vkCmdCopyImage(cmd, t.resolvedColor.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, atlas.color.get(),
-                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    vkCmdCopyImage(cmd, t.resolvedNormalDepth.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                   atlas.normalDepth.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    blit.srcOffsets[1] = {int32_t(extent.width * kImpostorBakeScale), int32_t(extent.height * kImpostorBakeScale), 1};
+    blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, view, 1};
+    blit.dstOffsets[1] = {int32_t(extent.width), int32_t(extent.height), 1};
+    vkCmdBlitImage(cmd, t.color.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, atlas.color.get(),
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
+    vkCmdBlitImage(cmd, t.normalDepth.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, atlas.normalDepth.get(),
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
 }
 
 // Each level of every layer averaged down from the one above: premultiplied values average truly.
@@ -205,7 +198,7 @@ void buildMips(VkCommandBuffer cmd, const Image& image) {
     for (uint32_t level = 1; level < kAtlasLevels; ++level) {
         imageBarrier(
             cmd, image.get(), levels(level - 1, 1), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT,
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT,
             VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         imageBarrier(cmd, image.get(), levels(level, 1), VK_IMAGE_LAYOUT_UNDEFINED,
                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT, 0,
@@ -287,19 +280,20 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
     // One submission a model, each bounded by kImpostorTiles, with only its targets alive.
     for (uint32_t s = 0; s < count; ++s) {
         const Atlas& atlas = atlases_[s];
-        const BakeTargets targets(device_, atlas.color.extent());
+        const BakeTargets targets(device_, {atlas.color.extent().width * kImpostorBakeScale,
+                                            atlas.color.extent().height * kImpostorBakeScale});
         device_.immediate([&](VkCommandBuffer cmd) {
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bake.get());
             for (const Image* image : {&atlas.color, &atlas.normalDepth})
                 imageBarrier(cmd, image->get(), levels(0, 1), VK_IMAGE_LAYOUT_UNDEFINED,
-                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, 0,
-                             VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT, 0,
+                             VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
             for (uint32_t view = 0; view < kViews; ++view) {
                 targetBarriers(cmd, targets);
-                beginLayer(cmd, targets, atlas.color.extent());
+                beginLayer(cmd, targets);
                 drawLayer(cmd, bake, *sources[s].model, materials, sources[s], atlas, view);
                 vkCmdEndRendering(cmd);
-                copyLayer(cmd, targets, atlas, view);
+                filterLayer(cmd, targets, atlas, view);
             }
             buildMips(cmd, atlas.color);
             buildMips(cmd, atlas.normalDepth);

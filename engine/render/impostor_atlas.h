@@ -18,7 +18,9 @@ namespace horde {
 
 constexpr VkFormat kImpostorColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 constexpr VkFormat kImpostorNormalFormat = VK_FORMAT_R8G8B8A8_UNORM;
-constexpr VkSampleCountFlagBits kImpostorBakeSamples = VK_SAMPLE_COUNT_4_BIT;
+// Each atlas texel is the average of this many plain pixels a side, drawn at that multiple of the
+// atlas's size and filtered down (impostor_atlas.cpp, BakeTargets).
+constexpr uint32_t kImpostorBakeScale = 2;
 
 class ImpostorAtlases {
   public:

@@ -108,7 +108,8 @@ bool supportsHorde(VkPhysicalDevice device) {
     // GPU-driven crowds: indirect draws whose count the GPU writes, several per call, and
     // gl_DrawID to find each command's material.
     return f12.bufferDeviceAddress && f12.scalarBlockLayout && f13.dynamicRendering && f13.synchronization2 &&
-           f12.drawIndirectCount && features.features.multiDrawIndirect && f11.shaderDrawParameters;
+           f13.maintenance4 && f12.drawIndirectCount && features.features.multiDrawIndirect &&
+           f11.shaderDrawParameters;
 }
 
 VkPhysicalDevice choosePhysical(VkInstance instance, const std::string& wanted) {
@@ -236,6 +237,9 @@ void Device::init(const DeviceOptions& options) {
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     f13.dynamicRendering = VK_TRUE;
     f13.synchronization2 = VK_TRUE;
+    // Every draw's vertex shader writes the fade step (draw_common.glsl); only the fading
+    // pipelines' fragment shader reads it.
+    f13.maintenance4 = VK_TRUE;
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, &f13};
     f11.shaderDrawParameters = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f11};
