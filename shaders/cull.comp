@@ -89,7 +89,9 @@ void main() {
     bool impostors = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod;
     bool impostor = impostors && size <= f.impostorPixels;
     uint fadeStep = 0u;
-    if (impostors && !impostor && size < f.fadePixels)
+    // Past the entries kept for fading quads, an instance is its meshes alone, as without the fade.
+    if (impostors && !impostor && size < f.fadePixels &&
+        atomicAdd(counters.v[HORDE_COUNT_FADE_SLOTS], 1u) < f.fadeCapacity)
         fadeStep = clamp(uint((size - f.impostorPixels) / (f.fadePixels - f.impostorPixels) * float(HORDE_FADE_STEPS)),
                          1u, HORDE_FADE_STEPS - 1u);
     if (impostor || fadeStep != 0u) sharedPose = dominant;

@@ -319,6 +319,7 @@ struct MaterialRecord {
 #define HORDE_COUNT_MOVED 11      // behaviour: instances whose placement changed
 #define HORDE_COUNT_BLENDS 12     // seen instances given a shared blend (a slot of the blend table)
 #define HORDE_COUNT_FADING 13     // instances drawn as meshes and as impostors, fading from one to the other
+#define HORDE_COUNT_FADE_SLOTS 14 // instances the cull pass let fade (past fadeCapacity: meshes only)
 #define HORDE_COUNT_STATES 16     // behaviour: instances per state, HORDE_BEHAVIOUR_MAX_STATES of them
 #define HORDE_COUNT_HEADER 32
 
@@ -453,7 +454,7 @@ struct CrowdFrame {
     uint blendSlots;        // a power of two, at least 2; 0: no sharing of blends
     float blendError;       // model units a weight step's rounding may move a vertex (and its bound's spread)
     float fadePixels;       // up to this many pixels across, an instance past impostorPixels fades (HORDE_FADE_STEPS)
-    uint pad;
+    uint fadeCapacity;      // instances that may fade in a frame (draw-list entries kept for their quads)
 };
 
 // The cull pass, and the assign pass at each of its two stages.

@@ -221,10 +221,15 @@ TEST(MemoryPlan, LodAndCullingSizeBuffersByTheBudgetsNotTheCrowd) {
     EXPECT_EQ(blends.jobCapacity, 4u + 65u + 16u);
     EXPECT_EQ(blends.bytes.blendKeys, 16u * 4u);
 
-    // Fading into impostors, an instance may draw its mesh and its quad: two entries.
-    const PartPlan fades =
-        planPart(asset, 10, {.lod = true, .cull = true, .pool = true, .poseBudget = 4, .fades = true}, 1u << 23);
+    // Fading into impostors, an instance may draw its mesh and its quad: two entries; past
+    // kFadingInstances, one (the rest draw their meshes alone).
+    const CrowdBudget fading{.lod = true, .cull = true, .pool = true, .poseBudget = 4, .fades = true};
+    const PartPlan fades = planPart(asset, 10, fading, 1u << 23);
+    EXPECT_EQ(fades.fadeCapacity, 10u);
     EXPECT_EQ(fades.bytes.entries, 10u * 2u * 16u);
+    const PartPlan many = planPart(asset, 100000, fading, 1u << 23);
+    EXPECT_EQ(many.fadeCapacity, 65536u);
+    EXPECT_EQ(many.bytes.entries, (100000u + 65536u) * 16u);
 
     // Fifteen morph targets: every pose (bucket, blend and own) holds the one mesh's run, a count
     // and fifteen (target, weight) pairs: 31 words.

@@ -310,6 +310,75 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
     EXPECT_LE(disagree, 2u);
 }
 
+// A scattered crowd from above at 0.75 px of error (impostors under 12 px, fading up to 18), so
+// that many monsters are in the fade's band: in every (mesh, level) list the fading instances'
+// entries are the last, one for each fading instance's every mesh; each fading instance has one
+// quad with the same step; and each step is the CPU reference's (float against double may differ
+// by one step for a rare instance).
+TEST_F(ImpostorTest, FadingEntriesAreTheirListsLastAndTheReferencesSteps) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    const std::vector<gpu::InstanceRecord> instances =
+        crowdLayout(crowdModel_->asset(), 300, {.kind = Layout::Scatter});
+    CrowdSettings s = settings(true, 0.75f);
+    s.cull = true;
+    CrowdScene scene(device(), models, {instances}, s, kOutput);
+    const OrbitCamera orbit = frameBounds(scene.worldBounds(), 1.0f, 0.9f, 0.6f);
+    const ViewCamera view = orbitView(orbit, 1.0f, scene.worldBounds().radius(), kSize * 4);
+    HeadlessOptions o;
+    o.width = o.height = kSize * 4;
+    o.frames = 2;
+    o.startTime = 0.25f;
+    const HeadlessResult result = renderHeadless(device(), scene, view, o);
+    const FrameCounts& counts = result.stats.counts.back();
+    ASSERT_GT(counts.fading, 20u);
+    const std::vector<uint32_t> starts = scene.readListStarts(1, 0);
+    const std::vector<uint32_t>& listCounts = counts.listCounts[0];
+    const std::vector<gpu::DrawEntry> entries = scene.readEntries(1, 0, starts.back() + counts.impostors);
+
+    const CrowdAsset& asset = crowdModel_->asset();
+    CullModelInfo info{.sphere = asset.worldSphere, .clipSpeed = asset.clipSpeed,
+                       .bucketsPerClip = asset.bucketsPerClip};
+    for (const Clip& clip : model_->clips)
+        info.clipDuration.push_back(clip.duration);
+    for (const LodChain& chain : asset.lods) {
+        info.levelErrors.emplace_back();
+        for (const LodLevel& level : chain.levels)
+            info.levelErrors.back().push_back(level.error);
+    }
+    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
+    auto referenceStep = [&](uint32_t instance) {
+        const gpu::InstanceRecord& r = instances[instance];
+        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
+        const CullInstance c{glm::vec3(r.placement), r.placement.w, playback.clip,
+                             clipTime(model_->clips[r.clip], playback, o.startTime + o.frameTime)};
+        return cullInstance(info, c, camera, s).fadeStep;
+    };
+    std::vector<uint32_t> meshStep(instances.size(), 0);
+    uint32_t fadingEntries = 0, disagree = 0;
+    for (uint32_t list = 0; list < listCounts.size(); ++list) {
+        bool fading = false;
+        for (uint32_t k = starts[list]; k < starts[list] + listCounts[list]; ++k) {
+            const uint32_t step = entries[k].level >> HORDE_FADE_SHIFT;
+            EXPECT_TRUE(step != 0 || !fading) << "list " << list << ": a fading entry before one that is not";
+            fading = step != 0;
+            fadingEntries += fading ? 1 : 0;
+            meshStep[entries[k].instance] = step;
+        }
+    }
+    EXPECT_EQ(fadingEntries, counts.fading * uint32_t(asset.lods.size())) << "each fading instance's every mesh";
+    uint32_t quads = 0;
+    for (uint32_t k = starts.back(); k < starts.back() + counts.impostors; ++k) {
+        const uint32_t step = entries[k].level >> HORDE_FADE_SHIFT, instance = entries[k].instance;
+        if (step == 0) continue;
+        ++quads;
+        EXPECT_EQ(meshStep[instance], step) << "instance " << instance;
+        const uint32_t expected = referenceStep(instance);
+        disagree += std::abs(int(expected) - int(step)) > 1 ? 100 : expected != step ? 1 : 0;
+    }
+    EXPECT_EQ(quads, counts.fading);
+    EXPECT_LE(disagree, 2u);
+}
+
 // In the pixels where both monsters show when drawn alone and `whole` covers whole (it and its
 // four neighbours foreground), the share where `both` shows as `whole` alone, every channel
 // within `tolerance`. At least `leastOverlap` such pixels. Whichever is in front inside `whole`,

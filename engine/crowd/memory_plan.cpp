@@ -72,8 +72,9 @@ PartPlan planPart(const CrowdAsset& asset, uint32_t count, const CrowdBudget& bu
 
     PartPlan::Bytes& b = p.bytes;
     b.counters = uint64_t(p.counterCount) * 4;
-    // An instance draws each mesh at one level, and fading, an impostor beside them.
-    b.entries = (meshes + (budget.fades ? 1 : 0)) * count * sizeof(gpu::DrawEntry);
+    // An instance draws each mesh at one level, and one fading, its quad beside them.
+    p.fadeCapacity = budget.fades ? std::min(count, kFadingInstances) : 0;
+    b.entries = (meshes * count + p.fadeCapacity) * sizeof(gpu::DrawEntry);
     b.sharedRequests = uint64_t(p.sharedCount) * 4;
     b.sharedOffsets = uint64_t(p.sharedCount) * 4;
     b.jobs = lists * p.jobCapacity * sizeof(gpu::SkinJob);

@@ -17,6 +17,9 @@ namespace horde {
 // a skeleton of 160 nodes and joints (the standard monster) gets about 4,300 own poses, a small
 // one more. The rest share the poses of their time buckets.
 constexpr uint64_t kPoseBytesPerSlot = uint64_t(32) << 20;
+// Instances of a model that may fade into their impostors in one frame, each taking a draw-list
+// entry more for its quad: the band of sizes they fade over holds far fewer on any screen.
+constexpr uint32_t kFadingInstances = 1u << 16;
 // A skinned vertex in the pool: position and normal (at single precision; half takes half:
 // poolVertexBytes, anim/skinning.h).
 constexpr uint64_t kPoolVertexBytes = 2 * sizeof(glm::vec3);
@@ -55,6 +58,7 @@ struct PartPlan {
     uint32_t blendSlots = 0;     // the shared-blend table (blendSlots above)
     uint32_t chunkInstances = 0; // brute force: instances skinned and drawn at a time
     uint32_t counterCount = 0;   // the header, two per material slot, three per list
+    uint32_t fadeCapacity = 0;   // instances that may fade in a frame (CrowdBudget::fades)
     uint64_t vertexCapacity = 0; // skinned vertices the pool holds (0 without a pool)
     uint64_t poses = 0;          // shared, blend and own poses with locals, palettes and morph weights
     uint64_t drawCommands = 0;   // two per (material slot, level submesh): all, and fading instances

@@ -342,6 +342,7 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.blendError = asset.blendError;
     f.impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
     f.fadePixels = settings_.impostorFade ? kImpostorFadeBand * f.impostorPixels : f.impostorPixels;
+    f.fadeCapacity = plan.fadeCapacity;
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
