@@ -193,10 +193,10 @@ uint sampleRun(uint covered, uint samples, uvec2 pixel) {
     return ((run << first) | (run >> (samples - first))) & all;
 }
 
-// The samples a fading instance leaves to its meshes at `pixel`; its impostor, drawn over them,
-// takes the others (HORDE_FADE_STEPS):
-// those whose rank, the pixel's 4 x 4 ordered-dither index x samples + the sample, lies below the
-// mesh's share of 16 x samples, so over any 4 x 4 block the mesh takes its share to a sample.
+// The samples a fading instance's meshes take at `pixel`, its impostor the others
+// (HORDE_FADE_STEPS): those whose rank, the pixel's 4 x 4 ordered-dither index x samples + the
+// sample, lies below the meshes' share of 16 x samples, so over any 4 x 4 block they take their
+// share to a sample.
 // Whole pixels first: each half keeps all its samples at its edges (splitting every pixel's
 // samples instead made a dolly's frames change more, docs/PERFORMANCE.md "Popping"). Mirrors
 // fadeMask() in engine/crowd/impostor_coverage.cpp.

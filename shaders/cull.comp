@@ -148,7 +148,6 @@ void main() {
     }
     uint entry = atomicAdd(counters.v[HORDE_COUNT_SEEN], 1u);
     if (deterministic) entry = instance;
-    VisibleInstances(f.visible).v[entry] =
-        VisibleInstance(instance, pose, distanceBucket | fadeStep << HORDE_FADE_SHIFT | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u),
-                        pixelsPerUnit);
+    uint kind = fadeStep << HORDE_FADE_SHIFT | (impostor ? HORDE_VISIBLE_IMPOSTOR : 0u);
+    VisibleInstances(f.visible).v[entry] = VisibleInstance(instance, pose, distanceBucket | kind, pixelsPerUnit);
 }

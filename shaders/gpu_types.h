@@ -426,7 +426,9 @@ struct CrowdFrame {
     address axes;           // mat4: the model file's axes to horde's right-handed Y-up world
     address visible;        // VisibleInstance per seen instance (brute force: at its own index)
     address demand;         // uint per distance bucket: wanted vertices, then as many at the coarsest levels
-    address listStarts;     // uint per list: its first entry (a prefix sum of the counts), then a fill cursor per list, then one filling its fading entries from its end
+    // uint per list: its first entry (a prefix sum of the counts); then a fill cursor per list; then
+    // one per list filling its fading entries from its end
+    address listStarts;
     vec4 sphere;            // every pose's bound, in world axes: centre, radius
     uint instanceCount;
     uint meshCount;

@@ -365,7 +365,8 @@ TEST_F(ImpostorTest, FadingEntriesAreTheirListsLastAndTheReferencesSteps) {
             meshStep[entries[k].instance] = step;
         }
     }
-    EXPECT_EQ(fadingEntries, counts.fading * uint32_t(asset.lods.size())) << "each fading instance's every mesh";
+    EXPECT_EQ(fadingEntries, counts.fading * uint32_t(asset.lods.size()))
+        << "each fading instance's every mesh";
     uint32_t quads = 0;
     for (uint32_t k = starts.back(); k < starts.back() + counts.impostors; ++k) {
         const uint32_t step = entries[k].level >> HORDE_FADE_SHIFT, instance = entries[k].instance;
@@ -538,7 +539,8 @@ TEST_F(ImpostorTest, ADollyingCameraSeesNoPopLargerThanAFrameWithinALevel) {
         std::array<double, 3> largest{};
         std::optional<HeadlessResult> previous;
         for (float pixels = from; pixels >= to; pixels /= 1.01f) {
-            HeadlessResult frame = renderHeadless(device(), scene, dolly(crowdModel_->asset().worldSphere, pixels), o);
+            const ViewCamera camera = dolly(crowdModel_->asset().worldSphere, pixels);
+            HeadlessResult frame = renderHeadless(device(), scene, camera, o);
             if (previous) {
                 const FrameCounts &a = previous->stats.counts.back(), &b = frame.stats.counts.back();
                 double change = 0.0;

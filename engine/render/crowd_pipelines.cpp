@@ -88,7 +88,8 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     ground.push = pushBlock<gpu::GroundPush>();
     p.ground = createGraphicsPipeline(device, ground, "ground");
     if (info.impostors == VK_NULL_HANDLE) return p;
-    drawPipelines(draw, spirv::draw_fade_frag(), pool ? "draw skinned fading " : "draw palette fading ", p.drawFade);
+    drawPipelines(draw, spirv::draw_fade_frag(), pool ? "draw skinned fading " : "draw palette fading ",
+                  p.drawFade);
 
     GraphicsPipelineInfo bake;
     bake.vertex = spirv::impostor_bake_vert();

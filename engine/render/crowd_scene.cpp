@@ -167,9 +167,9 @@ CrowdScene::CrowdScene(Device& device, std::span<const CrowdModel* const> models
 }
 
 // An instance is an impostor, or fades into one, where its sphere spans at most fadePixels
-// (cull.comp); no centre
-// is farther from the eye than the farthest corner of the box around every sphere. Each model's
-// atlas is baked from its shared poses, which computeSharedPoses put in every slot.
+// (cull.comp); no centre is farther from the eye than the farthest corner of the box around every
+// sphere. Each model's atlas is baked from its shared poses, which computeSharedPoses put in every
+// slot.
 void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
     if (!impostors_ || resources_->impostorsBaked) return;
     float farthest = 0.0f;
@@ -179,12 +179,12 @@ void CrowdScene::bakeImpostorsIfSeen(const ViewCamera& cull) {
                           (corner & 4) ? worldBounds_.max.z : worldBounds_.min.z);
         farthest = std::max(farthest, glm::length(p - cull.eye));
     }
-    const float impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels *
-                                 (settings_.impostorFade ? kImpostorFadeBand : 1.0f);
+    const float fadePixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels *
+                             (settings_.impostorFade ? kImpostorFadeBand : 1.0f);
     bool seen = false;
     for (const Part& part : parts_) {
         const float radius = part.asset().worldSphere.w;
-        seen |= farthest >= radius + 2.0f * radius * cull.pixelsPerUnit / std::max(impostorPixels, 1e-6f);
+        seen |= farthest >= radius + 2.0f * radius * cull.pixelsPerUnit / std::max(fadePixels, 1e-6f);
     }
     if (!seen) return;
     std::vector<ImpostorAtlases::Source> sources;

@@ -162,7 +162,8 @@ class CrowdScene {
     gpu::MeshExtras meshExtras(const Part& part, uint32_t slot, uint32_t mesh) const;
     VkDeviceAddress drawnColors(const Part& part, uint32_t mesh) const; // 0: none drawn
     void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
-    void recordMeshDraws(VkCommandBuffer cmd, uint32_t slot, MaterialBinding& bound, bool blended, bool fading);
+    void recordMeshDraws(VkCommandBuffer cmd, uint32_t slot, MaterialBinding& bound, bool blended,
+                         bool fading);
     void recordImpostors(VkCommandBuffer cmd, uint32_t slot);
     // The atlases baked the first time a frame's camera may see an instance small enough to be an
     // impostor: a crowd that never shows one never pays for them.

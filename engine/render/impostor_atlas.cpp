@@ -67,8 +67,8 @@ struct BakeTargets {
     Image color, normalDepth, depth;
     BakeTargets(Device& device, VkExtent2D extent)
         : color(device, extent, kImpostorColorFormat,
-                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-                "impostor bake color"),
+                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake color"),
           normalDepth(device, extent, kImpostorNormalFormat,
                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                       VK_IMAGE_ASPECT_COLOR_BIT, "impostor bake normal and depth"),
@@ -173,7 +173,8 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
 // The layer's pixels filtered down into layer `view` of the atlas's first level: each texel the
 // mean of its kImpostorBakeScale x kImpostorBakeScale pixels (a linear filter at a texel's centre,
 // which lies between them, for a scale of 2).
-void filterLayer(VkCommandBuffer cmd, const BakeTargets& t, const ImpostorAtlases::Atlas& atlas, uint32_t view) {
+void filterLayer(VkCommandBuffer cmd, const BakeTargets& t, const ImpostorAtlases::Atlas& atlas,
+                 uint32_t view) {
     static_assert(kImpostorBakeScale == 2, "one linear tap averages two pixels a side");
     const VkExtent2D extent = atlas.color.extent();
     for (const Image* image : {&t.color, &t.normalDepth})
@@ -183,7 +184,8 @@ void filterLayer(VkCommandBuffer cmd, const BakeTargets& t, const ImpostorAtlase
                      VK_ACCESS_2_TRANSFER_READ_BIT);
     VkImageBlit blit{};
     blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    blit.srcOffsets[1] = {int32_t(extent.width * kImpostorBakeScale), int32_t(extent.height * kImpostorBakeScale), 1};
+    blit.srcOffsets[1] = {int32_t(extent.width * kImpostorBakeScale),
+                          int32_t(extent.height * kImpostorBakeScale), 1};
     blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, view, 1};
     blit.dstOffsets[1] = {int32_t(extent.width), int32_t(extent.height), 1};
     vkCmdBlitImage(cmd, t.color.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, atlas.color.get(),
