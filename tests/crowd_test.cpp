@@ -11,6 +11,7 @@
 #include "crowd/view.h"
 #include "monster.h"
 #include "render/headless.h"
+#include "support/cull_model.h"
 #include "support/image.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
@@ -169,26 +170,12 @@ static StreetReference streetReference(const CrowdScene& scene, const CrowdModel
     const ViewCamera view =
         orbitView(streetCamera(scene.worldBounds(), scene.groundHeight(), scene.modelHeight() * 1.2f), aspect,
                   scene.worldBounds().radius(), height);
-    const CrowdAsset& asset = crowdModel.asset();
-    CullModelInfo info;
-    info.sphere = asset.worldSphere;
-    for (const Clip& clip : model.clips)
-        info.clipDuration.push_back(clip.duration);
-    info.clipSpeed = asset.motion.clipSpeed;
-    for (const LodChain& chain : asset.lods) {
-        info.levelErrors.emplace_back();
-        for (const LodLevel& level : chain.levels)
-            info.levelErrors.back().push_back(level.error);
-    }
-    info.bucketsPerClip = asset.bucketsPerClip;
+    const CullModelInfo info = test::cullModelInfo(crowdModel.asset(), model);
     const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
     StreetReference out;
-    for (const gpu::InstanceRecord& r : instances) {
-        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
-        CullInstance instance{glm::vec3(r.placement), r.placement.w, playback.clip,
-                              clipTime(model.clips[r.clip], playback, time)};
-        out.decisions.push_back(cullInstance(info, instance, camera, CrowdSettings{.impostors = false}));
-    }
+    for (const gpu::InstanceRecord& r : instances)
+        out.decisions.push_back(
+            cullInstance(info, test::cullInstanceAt(model, r, time), camera, CrowdSettings{.impostors = false}));
     const Bounds world = scene.worldBounds();
     for (int corner = 0; corner < 8; ++corner) {
         const glm::vec3 p((corner & 1) ? world.max.x : world.min.x, (corner & 2) ? world.max.y : world.min.y,

@@ -14,6 +14,7 @@
 #include "crowd/layout.h"
 #include "monster.h"
 #include "render/headless.h"
+#include "support/cull_model.h"
 #include "support/image.h"
 #include "support/vulkan_fixture.h"
 #include "vk/gpu_mesh.h"
@@ -276,18 +277,7 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
     const std::vector<uint32_t> starts = scene.readListStarts(1, 0);
     const std::vector<gpu::DrawEntry> entries = scene.readEntries(1, 0, starts.back() + impostors);
 
-    const CrowdAsset& asset = crowdModel_->asset();
-    CullModelInfo info;
-    info.sphere = asset.worldSphere;
-    for (const Clip& clip : model_->clips)
-        info.clipDuration.push_back(clip.duration);
-    info.clipSpeed = asset.clipSpeed;
-    for (const LodChain& chain : asset.lods) {
-        info.levelErrors.emplace_back();
-        for (const LodLevel& level : chain.levels)
-            info.levelErrors.back().push_back(level.error);
-    }
-    info.bucketsPerClip = asset.bucketsPerClip;
+    const CullModelInfo info = test::cullModelInfo(crowdModel_->asset(), *model_);
     const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
     const CrowdSettings& cull = s;
     const float time = o.startTime + o.frameTime; // the second frame's
@@ -298,11 +288,8 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
         ASSERT_LT(e.instance, instances.size());
         EXPECT_FALSE(seen[e.instance]) << "each instance once";
         seen[e.instance] = true;
-        const gpu::InstanceRecord& r = instances[e.instance];
-        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
-        CullInstance instance{glm::vec3(r.placement), r.placement.w, playback.clip,
-                              clipTime(model_->clips[r.clip], playback, time)};
-        const CullDecision d = cullInstance(info, instance, camera, cull);
+        const CullDecision d =
+            cullInstance(info, test::cullInstanceAt(*model_, instances[e.instance], time), camera, cull);
         ASSERT_TRUE(d.impostor);
         // Float against double at a bin's edge may pick the neighbour for a rare instance.
         disagree += d.view != e.level || d.bucket != e.pose ? 1 : 0;
@@ -336,22 +323,11 @@ TEST_F(ImpostorTest, FadingEntriesAreTheirListsLastAndTheReferencesSteps) {
     const std::vector<gpu::DrawEntry> entries = scene.readEntries(1, 0, starts.back() + counts.impostors);
 
     const CrowdAsset& asset = crowdModel_->asset();
-    CullModelInfo info{.sphere = asset.worldSphere, .clipSpeed = asset.clipSpeed,
-                       .bucketsPerClip = asset.bucketsPerClip};
-    for (const Clip& clip : model_->clips)
-        info.clipDuration.push_back(clip.duration);
-    for (const LodChain& chain : asset.lods) {
-        info.levelErrors.emplace_back();
-        for (const LodLevel& level : chain.levels)
-            info.levelErrors.back().push_back(level.error);
-    }
+    const CullModelInfo info = test::cullModelInfo(asset, *model_);
     const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
     auto referenceStep = [&](uint32_t instance) {
-        const gpu::InstanceRecord& r = instances[instance];
-        Playback playback{int32_t(r.clip), double(r.phase), double(r.speed), r.loop != 0};
-        const CullInstance c{glm::vec3(r.placement), r.placement.w, playback.clip,
-                             clipTime(model_->clips[r.clip], playback, o.startTime + o.frameTime)};
-        return cullInstance(info, c, camera, s).fadeStep;
+        const float time = o.startTime + o.frameTime; // the second frame's
+        return cullInstance(info, test::cullInstanceAt(*model_, instances[instance], time), camera, s).fadeStep;
     };
     std::vector<uint32_t> meshStep(instances.size(), 0);
     uint32_t fadingEntries = 0, disagree = 0;
