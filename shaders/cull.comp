@@ -17,6 +17,17 @@ bool outsideFrustum(FrameGlobals g, vec3 centre, float radius) {
     return false;
 }
 
+// The most pixels across an impostor's point can need (impostor.vert): its rectangle lies in the
+// sphere of sqrt(2) times the radius, whose picture at an angle a off the view's axis spans at
+// most 2 f sin(b) / (cos(a)^2 - sin(b)^2), sin(b) that radius over the distance; and a pixel for
+// rounding. Unbounded where the sphere reaches past the eye's side.
+float impostorSpan(FrameGlobals g, vec3 centre, float radius, float distance) {
+    float sinB = 1.41421356 * radius / distance;
+    float cosA = dot(g.cullPlanes[4].xyz, centre - g.cullEye.xyz) / distance;
+    float d = cosA * cosA - sinB * sinB;
+    return cosA > 0.0 && d > 0.0 ? 2.0 * g.cullEye.w * sinB / d + 1.0 : 3.4e38;
+}
+
 void main() {
     uint instance = flatInvocation();
     CrowdFrame f = Frames(pc.frame).f;
@@ -86,7 +97,9 @@ void main() {
     // (a cross-fade's the one its weight leans to). A little larger, it fades from the quad to its
     // meshes over a band of sizes, both drawn in the quad's pose so that the two halves agree.
     float size = 2.0 * radius * pixelsPerUnit;
-    bool impostors = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod;
+    // An impostor is one point sprite: one the device cannot draw that wide is its meshes.
+    bool impostors = (pc.flags & HORDE_CULL_IMPOSTORS) != 0u && lod &&
+                     impostorSpan(g, centre, radius, centreDistance) <= f.largestPoint;
     bool impostor = impostors && size <= f.impostorPixels;
     uint fadeStep = 0u;
     // Past the entries kept for fading quads, an instance is its meshes alone, as without the fade.

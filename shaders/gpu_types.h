@@ -10,6 +10,7 @@
 #include <glm/glm.hpp>
 namespace horde::gpu {
 using uint = uint32_t;
+using vec2 = glm::vec2;
 using vec4 = glm::vec4;
 using mat4 = glm::mat4;
 using address = uint64_t;
@@ -448,7 +449,7 @@ struct CrowdFrame {
     uint materialCount;     // material slots: every mesh's submeshes
     uint coarseVertices;    // every mesh at its coarsest level: what an instance needs at least
     float impostorPixels;   // an instance whose sphere projects this many pixels across or fewer is an impostor
-    address impostorDraw;   // VkDrawIndirectCommand: the impostors' quads (six vertices each)
+    address impostorDraw;   // VkDrawIndirectCommand: the impostors' points (impostor.vert)
     // Shared blends: instances in a cross-fade far enough away share a pose sampled once for their
     // two clips' time buckets and the fade's weight step, kept this frame in a table of blendSlots
     // keys (HORDE_NONE: free) whose slot s is pose sharedPoses + s; own slots follow it.
@@ -457,6 +458,8 @@ struct CrowdFrame {
     float blendError;       // model units a weight step's rounding may move a vertex (and its bound's spread)
     float fadePixels;       // up to this many pixels across, an instance past impostorPixels fades (HORDE_FADE_STEPS)
     uint fadeCapacity;      // instances that may fade in a frame (draw-list entries kept for their quads)
+    float largestPoint;     // pixels: the device's widest point sprite, the most an impostor may span
+    uint pad0;
 };
 
 // The cull pass, and the assign pass at each of its two stages.
@@ -519,6 +522,9 @@ struct ImpostorPush {
     uint tilesPerRow;
     uint tileRows;
     address poseTiles;  // uint per shared pose: its tile (CrowdAsset::poseTiles)
+    vec2 target;        // the target's width and height in pixels
+    float guard;        // pixels the viewport reaches past each edge of the target (recordImpostors)
+    uint pad0;
 };
 
 struct GroundPush {
@@ -571,9 +577,10 @@ static_assert(sizeof(CullMesh) == 16 && sizeof(CullLevel) == 32 && sizeof(LevelS
 static_assert(sizeof(DrawEntry) == 16 && sizeof(SkinJob) == 8 && sizeof(DrawInfo) == 24);
 static_assert(offsetof(CrowdFrame, sphere) == 168 && offsetof(CrowdFrame, instanceCount) == 184 &&
               offsetof(CrowdFrame, blendKeys) == 264 && offsetof(CrowdFrame, fadePixels) == 280 &&
-              sizeof(CrowdFrame) == 288);
+              offsetof(CrowdFrame, largestPoint) == 288 && sizeof(CrowdFrame) == 296);
 static_assert(sizeof(ImpostorBakePush) == 128 && offsetof(ImpostorBakePush, sphere) == 88);
-static_assert(sizeof(ImpostorPush) == 64 && offsetof(ImpostorPush, sphere) == 32 && offsetof(ImpostorPush, poseTiles) == 56);
+static_assert(sizeof(ImpostorPush) == 80 && offsetof(ImpostorPush, sphere) == 32 &&
+              offsetof(ImpostorPush, poseTiles) == 56 && offsetof(ImpostorPush, target) == 64);
 static_assert(sizeof(VisibleInstance) == 16 && offsetof(FrameGlobals, cullFar) == 212);
 static_assert(sizeof(CullPush) == 24 && sizeof(PlanPush) == 8 && sizeof(GroundPush) == 40 && sizeof(CopyPush) == 24);
 static_assert(sizeof(OverlayPush) == 40 && offsetof(OverlayPush, transform) == 16);

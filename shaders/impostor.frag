@@ -15,35 +15,41 @@ layout(constant_id = 0) const uint kSamples = 1;
 layout(set = 0, binding = 0) uniform sampler2DArray atlasColor;
 layout(set = 0, binding = 1) uniform sampler2DArray atlasNormalDepth;
 
-layout(location = 0) in vec3 inWorld;
-layout(location = 1) in vec2 inUV;
-layout(location = 2) flat in uint inLayer;
-layout(location = 3) flat in vec3 inToEye;
-layout(location = 4) flat in float inHeading;
-layout(location = 5) flat in vec3 inTint;
-layout(location = 6) flat in uint inFadeStep;
+layout(location = 0) flat in mat3 inFromPixel;
+layout(location = 3) flat in vec3 inClipZ;
+layout(location = 4) flat in vec2 inEyeClip;
+layout(location = 5) flat in vec4 inTile;
+layout(location = 6) flat in uint inLayer;
+layout(location = 7) flat in float inHeading;
+layout(location = 8) flat in vec3 inTint;
+layout(location = 9) flat in uint inFadeStep;
 layout(location = 0) out vec4 outColor;
 
 void main() {
+    // Where in the rectangle (impostor.vert): outside it, the point's square shows nothing.
+    vec3 h = inFromPixel * vec3(gl_FragCoord.xy, 1.0);
+    vec2 st = h.xy / h.z;
+    vec2 uv = inTile.xy + st * inTile.zw;
+    bool inside = all(greaterThanEqual(st, vec2(0.0))) && all(lessThanEqual(st, vec2(1.0)));
     // Filtered between texels and levels: colours are premultiplied by coverage, so the filtered
     // texel is the bake's average over the pixel's footprint, not the nearest texel's, whose
     // coverage stood for a pixel a half texel away.
-    vec4 color = texture(atlasColor, vec3(inUV, float(inLayer)));
+    vec4 color = texture(atlasColor, vec3(uv, float(inLayer)));
     const uvec2 pixel = uvec2(gl_FragCoord.xy);
-    uint mask = sampleRun(impostorSamples(color.a, kSamples, pixel), kSamples, pixel);
+    uint mask = !inside ? 0u : sampleRun(impostorSamples(color.a, kSamples, pixel), kSamples, pixel);
     // Fading into its meshes, the impostor leaves them their share of the samples.
     if (inFadeStep != 0u) mask &= ~fadeMask(inFadeStep, kSamples, pixel);
     if (mask == 0u) discard;
     gl_SampleMask[0] = int(mask);
-    vec4 normalDepth = texture(atlasNormalDepth, vec3(inUV, float(inLayer))) / color.a;
+    vec4 normalDepth = texture(atlasNormalDepth, vec3(uv, float(inLayer))) / color.a;
     vec3 n = turnByHeading(normalize(normalDepth.xyz * 2.0 - 1.0), inHeading);
     FrameGlobals g = Globals(pc.globals).g;
     vec3 l = normalize(-g.lightDirection.xyz);
     float key = max(dot(n, l), 0.0);
     float sky = 0.5 + 0.5 * n.y;
     outColor = vec4(color.rgb / color.a * inTint * (0.75 * key + 0.25 * sky) + vec3(0.02), 1.0);
-    // Depth 0 is the sphere's point nearest the eye, 1 its farthest.
-    vec3 surface = inWorld + inToEye * pc.sphere.w * (1.0 - 2.0 * normalDepth.w);
-    vec4 clip = g.viewProjection * vec4(surface, 1.0);
-    gl_FragDepth = clip.z / clip.w;
+    // Depth 0 is the sphere's point nearest the eye, 1 its farthest: the rectangle's point moved
+    // that far along the radius towards the eye, in clip space (its clip w is 1 / h.z).
+    vec2 clip = vec2(dot(inClipZ, vec3(st, 1.0)), 1.0 / h.z) + inEyeClip * (1.0 - 2.0 * normalDepth.w);
+    gl_FragDepth = clip.x / clip.y;
 }

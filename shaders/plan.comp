@@ -52,11 +52,11 @@ void main() {
         counters.v[HORDE_COUNT_POSES] = poses;
         Dispatches(f.dispatches).v[0] = workgroups(poses * f.nodeCount, f.workgroupLimit);
         Dispatches(f.dispatches).v[1] = workgroups(poses * f.jointCount, f.workgroupLimit);
-        // The impostors' quads: six vertices each, from the last list's start.
+        // The impostors' points: a vertex each, from the last list's start.
         Uints impostors = Uints(f.impostorDraw);
-        impostors.v[0] = 6u * counters.v[HORDE_COUNT_IMPOSTORS];
+        impostors.v[0] = counters.v[HORDE_COUNT_IMPOSTORS];
         impostors.v[1] = 1u;
-        impostors.v[2] = 6u * Uints(f.listStarts).v[f.listCount];
+        impostors.v[2] = Uints(f.listStarts).v[f.listCount];
         impostors.v[3] = 0u;
     }
     for (uint list = lane; list < f.listCount; list += HORDE_WORKGROUP) {

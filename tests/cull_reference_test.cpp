@@ -1,5 +1,7 @@
 // The CPU reference of the cull pass: frustum planes against clip space, sphere tests at the
 // planes, level choice against distance, and when a shared pose is allowed.
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -123,7 +125,8 @@ TEST(CullReference, AnInstanceFadesIntoItsImpostorOverABandOfSizes) {
     info.sphere = glm::vec4(0, 0, 0, 1.0f);
     info.clipDuration = {2.0f};
     info.clipSpeed = {100.0f}; // so fast that a mesh this near needs its own pose
-    const CullCamera cam{frustumPlanes(glm::mat4(1.0f)), glm::vec3(0.0f), 100.0f};
+    const glm::mat4 ahead = glm::perspectiveRH_ZO(0.8f, 1.0f, 0.5f, 200.0f); // looking down -z
+    const CullCamera cam{frustumPlanes(ahead), glm::vec3(0.0f), 100.0f};
     const CrowdSettings fade{.cull = false};
     auto at = [&](double distance, const CrowdSettings& s) {
         return cullInstance(info, {glm::vec3(0, 0, -float(distance)), 0.0f, 0, 1.3}, cam, s);
@@ -148,6 +151,34 @@ TEST(CullReference, AnInstanceFadesIntoItsImpostorOverABandOfSizes) {
     sharp.impostorFade = false;
     EXPECT_EQ(at(11.0, sharp).fadeStep, 0u) << "without the fade, a mesh until the threshold";
     EXPECT_FALSE(at(11.0, sharp).impostor);
+}
+
+// An impostor is one point sprite as wide as its rectangle's picture, which lies in the sphere of
+// sqrt(2) times the radius: at an angle a off the view's axis that spans at most 2 f sin(b) /
+// (cos(a)^2 - sin(b)^2) px, sin(b) = sqrt(2) r / d, and a pixel is added for rounding. With r =
+// 1 / sqrt(2) and f = 1000: on the axis 100 away, sin(b) = 0.01 and the span 20 / 0.9999 + 1 =
+// 21.002 px; 45 degrees off, 141.42 away, sin(b)^2 = 1 / 20000 and the span 2000 / sqrt(20000) /
+// (0.5 - 0.00005) + 1 = 29.2871 px. A device whose points reach 25 px draws the first as an impostor
+// (14.2 px across, under 16) and the second, 10.05 px across, as its meshes.
+TEST(CullReference, AnImpostorWiderThanTheDevicesLargestPointIsItsMeshes) {
+    CullModelInfo info = oneMesh({0.0f});
+    const double r = 1.0 / std::sqrt(2.0);
+    info.sphere = glm::vec4(0, 0, 0, float(r));
+    CullCamera cam{frustumPlanes(glm::perspectiveRH_ZO(1.8f, 1.0f, 0.5f, 500.0f)), glm::vec3(0.0f), 1000.0f};
+    const glm::vec3 ahead(0, 0, -100), aside(100, 0, -100);
+    EXPECT_NEAR(impostorSpan(cam, glm::dvec3(ahead), r), 21.002, 1e-3);
+    EXPECT_NEAR(impostorSpan(cam, glm::dvec3(aside), r), 29.2871, 1e-4);
+    EXPECT_EQ(impostorSpan(cam, glm::dvec3(0, 0, 0.5), r), std::numeric_limits<double>::infinity())
+        << "the sphere reaches past the eye's side";
+    const CrowdSettings settings{.cull = false};
+    EXPECT_TRUE(cullInstance(info, {ahead}, cam, settings).impostor);
+    EXPECT_TRUE(cullInstance(info, {aside}, cam, settings).impostor) << "any point size by default";
+    cam.largestPoint = 25.0f;
+    EXPECT_TRUE(cullInstance(info, {ahead}, cam, settings).impostor);
+    const CullDecision wide = cullInstance(info, {aside}, cam, settings);
+    EXPECT_FALSE(wide.impostor);
+    EXPECT_EQ(wide.fadeStep, 0u);
+    EXPECT_NEAR(2.0 * r * wide.pixelsPerUnit, 10.05, 0.01) << "small enough to be one";
 }
 
 // Four distance buckets, near to far, each wanting 100 vertices and 10 at the coarsest levels.

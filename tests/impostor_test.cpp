@@ -136,6 +136,31 @@ TEST_F(ImpostorTest, AMonsterAsImpostorCoversAndColoursLikeItsMesh) {
     }
 }
 
+// A monster whose sphere's centre lies just off the picture's left edge, its arm showing. An
+// impostor is one point sprite, drawn through a viewport reaching past the target's edges (a device
+// may clip a point whose centre leaves the view): its box is the mesh's, and it covers at least as
+// much (the mesh's arm, thinner than the impostor's filtered texels, covers less).
+TEST_F(ImpostorTest, AnImpostorWhoseCentreIsOffThePictureShowsWhatIsOnIt) {
+    const CrowdModel* models[] = {crowdModel_.get()};
+    const glm::vec4 sphere = crowdModel_->asset().worldSphere;
+    const ViewCamera camera = along(0, sphere, 64.0f);
+    const glm::mat4& m = camera.viewProjection;
+    const glm::vec3 right = glm::normalize(glm::vec3(m[0][0], m[1][0], m[2][0]));
+    // 64 px across in 96: the picture's edge is 1.5 radii from its centre.
+    const glm::vec3 at = -right * (1.55f * sphere.w);
+    const float error = 2.0f * 64.0f / kImpostorPixelsPerErrorPixel;
+    const HeadlessResult mesh = draw(models, {{bindPose(at)}}, settings(false, error), camera);
+    const HeadlessResult impostor = draw(models, {{bindPose(at)}}, settings(true, error), camera);
+    ASSERT_EQ(impostor.stats.counts.back().impostors, 1u);
+    const glm::vec4 centre = m * glm::vec4(glm::vec3(sphere) + at, 1.0f);
+    ASSERT_LT(centre.x / centre.w, -1.0f) << "the sphere's centre is off the picture";
+    const test::Coverage a = test::coverage(mesh.image), b = test::coverage(impostor.image);
+    ASSERT_GT(a.pixels, 20u);
+    EXPECT_EQ(a.minX, 0u);
+    expectSameBox(b, a);
+    EXPECT_GE(double(b.pixels), 0.9 * double(a.pixels));
+}
+
 // A unit square facing +z, both faces drawn; with `morph`, one target moving it 1.5 units right,
 // resting at weight 1; every vertex coloured `color` where given, as a file of `format` has it.
 Model square(MeshAllocator& allocator, bool morph, std::optional<glm::vec4> color = {},
@@ -278,7 +303,8 @@ TEST_F(ImpostorTest, ViewAndPosePicksEqualTheCpuReference) {
     const std::vector<gpu::DrawEntry> entries = scene.readEntries(1, 0, starts.back() + impostors);
 
     const CullModelInfo info = test::cullModelInfo(crowdModel_->asset(), *model_);
-    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
+    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit,
+                            device().largestPoint()};
     const CrowdSettings& cull = s;
     const float time = o.startTime + o.frameTime; // the second frame's
     uint32_t disagree = 0;
@@ -324,7 +350,8 @@ TEST_F(ImpostorTest, FadingEntriesAreTheirListsLastAndTheReferencesSteps) {
 
     const CrowdAsset& asset = crowdModel_->asset();
     const CullModelInfo info = test::cullModelInfo(asset, *model_);
-    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit};
+    const CullCamera camera{frustumPlanes(view.viewProjection), view.eye, view.pixelsPerUnit,
+                            device().largestPoint()};
     auto referenceStep = [&](uint32_t instance) {
         const float time = o.startTime + o.frameTime; // the second frame's
         return cullInstance(info, test::cullInstanceAt(*model_, instances[instance], time), camera, s).fadeStep;

@@ -70,7 +70,8 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
     const double size = 2.0 * radius * d.pixelsPerUnit;
     const double threshold = double(kImpostorPixelsPerErrorPixel) * settings.lodErrorPixels;
     const double fadeEnd = settings.impostorFade ? double(kImpostorFadeBand) * threshold : threshold;
-    const bool impostors = settings.impostors && settings.lod;
+    const bool impostors = settings.impostors && settings.lod &&
+                           impostorSpan(camera, centre, radius) <= double(camera.largestPoint);
     d.impostor = impostors && size <= threshold;
     if (impostors && !d.impostor && size < fadeEnd) {
         d.meshShare = (size - threshold) / (fadeEnd - threshold);
@@ -91,6 +92,15 @@ CullDecision cullInstance(const CullModelInfo& model, const CullInstance& instan
         d.levels.push_back(level);
     }
     return d;
+}
+
+double impostorSpan(const CullCamera& camera, glm::dvec3 centre, double radius) {
+    const double distance = glm::length(centre - glm::dvec3(camera.eye));
+    const double sinB = std::sqrt(2.0) * radius / distance;
+    const double cosA = glm::dot(glm::dvec3(camera.planes[4]), centre - glm::dvec3(camera.eye)) / distance;
+    const double d = cosA * cosA - sinB * sinB;
+    return cosA > 0.0 && d > 0.0 ? 2.0 * camera.pixelsPerUnit * sinB / d + 1.0
+                                 : std::numeric_limits<double>::infinity();
 }
 
 uint32_t impostorView(glm::dvec3 toEye, double heading) {

@@ -4,6 +4,7 @@
 // Tests hold the GPU's lists to it.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -21,7 +22,15 @@ struct CullCamera {
     std::array<glm::vec4, 6> planes{};
     glm::vec3 eye{0.0f};
     float pixelsPerUnit = 1.0f; // pixels one world unit covers at distance 1
+    // The widest point sprite the device draws: an impostor's most (Device::largestPoint).
+    float largestPoint = std::numeric_limits<float>::infinity();
 };
+
+// The most pixels across an impostor's point can need (shaders/cull.comp's impostorSpan): its
+// rectangle lies in the sphere of sqrt(2) times the radius, whose picture at an angle a off the
+// view's axis spans at most 2 f sin(b) / (cos(a)^2 - sin(b)^2), sin(b) that radius over the
+// distance; and a pixel for rounding. Infinite where the sphere reaches past the eye's side.
+double impostorSpan(const CullCamera& camera, glm::dvec3 centre, double radius);
 
 // One instance as the cull pass sees it.
 struct CullInstance {

@@ -1,6 +1,10 @@
 // A crowd frame's draw: the ground, then every material slot's indirect-count draw (or, for a
 // brute-force crowd larger than the pool, the chunks of crowd_chunks.cpp).
+#include <algorithm>
+#include <cmath>
+
 #include "render/crowd_scene_part.h"
+#include "vk/device.h"
 
 namespace horde {
 
@@ -24,7 +28,7 @@ void CrowdScene::recordDraw(VkCommandBuffer cmd, uint32_t slotIndex, const Rende
         commands_ += slots_[slotIndex].statistics.begin(cmd, PassStatisticsQueries::draw(0));
         beginRendering(cmd, target, true);
         recordGround(cmd, slotIndex);
-        recordIndirectDraws(cmd, slotIndex);
+        recordIndirectDraws(cmd, slotIndex, target.extent);
         vkCmdEndRendering(cmd);
         commands_ += 1 + slots_[slotIndex].statistics.end(cmd, PassStatisticsQueries::draw(0));
     }
@@ -158,13 +162,13 @@ gpu::DrawPush CrowdScene::drawPush(const Part& part, size_t partIndex, uint32_t 
 // sorted by depth). Once impostors are baked, each slot's fading instances are a second draw
 // of their own, through the fading pipelines. The commands depend on the models' materials,
 // never on the crowd's size.
-void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex) {
+void CrowdScene::recordIndirectDraws(VkCommandBuffer cmd, uint32_t slotIndex, VkExtent2D extent) {
     MaterialBinding bound;
     const bool fades = impostorsBaked() && settings_.impostorFade;
     for (bool blended : {false, true}) {
         // Impostors after the opaque meshes, before anything blends over them.
         if (blended && impostorsBaked()) {
-            recordImpostors(cmd, slotIndex);
+            recordImpostors(cmd, slotIndex, extent);
             bound = {};
         }
         recordMeshDraws(cmd, slotIndex, bound, blended, false);
@@ -219,12 +223,24 @@ void CrowdScene::recordMeshDraws(VkCommandBuffer cmd, uint32_t slotIndex, Materi
     }
 }
 
-// Each model's impostors: one indirect draw of a quad an impostor, its atlas bound.
-void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
+// Each model's impostors: one indirect draw of a point an impostor, its atlas bound. A device may
+// clip a point whole when its centre leaves the view (VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+// lavapipe does not), so the viewport reaches half the widest point past each edge of the target,
+// as far as the device lets a viewport reach, the scissor keeping the target's.
+void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex, VkExtent2D extent) {
     const Pipeline& pipeline = pipelines_.impostor;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.get());
     vkCmdSetCullMode(cmd, VK_CULL_MODE_NONE);
-    commands_ += 2;
+    const VkPhysicalDeviceLimits& limits = device_.properties().limits;
+    const float width = float(extent.width), height = float(extent.height);
+    const float guard = std::max(0.0f, std::min({std::ceil(device_.largestPoint() * 0.5f),
+                                                 (float(limits.maxViewportDimensions[0]) - width) * 0.5f,
+                                                 (float(limits.maxViewportDimensions[1]) - height) * 0.5f,
+                                                 -limits.viewportBoundsRange[0],
+                                                 limits.viewportBoundsRange[1] - std::max(width, height)}));
+    const VkViewport guarded{-guard, -guard, width + 2.0f * guard, height + 2.0f * guard, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &guarded);
+    commands_ += 3;
     for (size_t p = 0; p < parts_.size(); ++p) {
         const Part& part = parts_[p];
         const ImpostorAtlases::Atlas& atlas = impostors_->atlas(p);
@@ -237,6 +253,8 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
         push.tilesPerRow = atlas.tilesPerRow;
         push.tileRows = atlas.tileRows;
         push.poseTiles = part.model->buffers().poseTiles.address();
+        push.target = glm::vec2(width, height);
+        push.guard = guard;
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 0, 1, &atlas.set, 0,
                                 nullptr);
         pushConstants(cmd, pipeline, push);
@@ -247,6 +265,9 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex) {
                                sizeof(VkDrawIndirectCommand));
         commands_ += 3;
     }
+    const VkViewport viewport{0, 0, width, height, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    ++commands_;
 }
 
 } // namespace horde

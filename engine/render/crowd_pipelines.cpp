@@ -114,6 +114,7 @@ CrowdPipelines createCrowdPipelines(Device& device, const CrowdPipelineInfo& inf
     const uint32_t samples = uint32_t(info.samples);
     const VkSpecializationInfo sampleCount{1, kEntries, sizeof(samples), &samples};
     impostor.specialization = &sampleCount;
+    impostor.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
     p.impostor = createGraphicsPipeline(device, impostor, "impostor");
     return p;
 }

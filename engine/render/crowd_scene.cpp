@@ -343,6 +343,7 @@ gpu::CrowdFrame CrowdScene::frameRecord(const Part& part, uint32_t s) const {
     f.impostorPixels = kImpostorPixelsPerErrorPixel * settings_.lodErrorPixels;
     f.fadePixels = settings_.impostorFade ? kImpostorFadeBand * f.impostorPixels : f.impostorPixels;
     f.fadeCapacity = plan.fadeCapacity;
+    f.largestPoint = device_.largestPoint();
     f.axes = cm.buffers().axes.address();
     f.sphere = asset.worldSphere;
     f.instanceCount = part.count();
@@ -478,7 +479,6 @@ std::optional<FrameCounts> CrowdScene::counts(uint32_t slotIndex) const {
         out.ownPoses += c[HORDE_COUNT_POSES];
         out.impostors += c[HORDE_COUNT_IMPOSTORS];
         out.fading += c[HORDE_COUNT_FADING];
-        out.triangles += 2 * uint64_t(c[HORDE_COUNT_IMPOSTORS]);
         out.sharedPoses += c[HORDE_COUNT_SHARED];
         out.sharedBlends += c[HORDE_COUNT_BLENDS];
         BehaviourCounts& b = out.behaviour;

@@ -161,10 +161,10 @@ class CrowdScene {
     gpu::SkinPush skinPush(const Part& part, uint32_t slot, uint32_t list) const;
     gpu::MeshExtras meshExtras(const Part& part, uint32_t slot, uint32_t mesh) const;
     VkDeviceAddress drawnColors(const Part& part, uint32_t mesh) const; // 0: none drawn
-    void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot);
+    void recordIndirectDraws(VkCommandBuffer cmd, uint32_t slot, VkExtent2D extent);
     void recordMeshDraws(VkCommandBuffer cmd, uint32_t slot, MaterialBinding& bound, bool blended,
                          bool fading);
-    void recordImpostors(VkCommandBuffer cmd, uint32_t slot);
+    void recordImpostors(VkCommandBuffer cmd, uint32_t slot, VkExtent2D extent);
     // The atlases baked the first time a frame's camera may see an instance small enough to be an
     // impostor: a crowd that never shows one never pays for them.
     void bakeImpostorsIfSeen(const ViewCamera& cull);

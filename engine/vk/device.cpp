@@ -255,6 +255,9 @@ void Device::init(const DeviceOptions& options) {
     features2.features.textureCompressionBC = supported.textureCompressionBC;
     pipelineStatistics_ = supported.pipelineStatisticsQuery;
     features2.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
+    // Impostors are point sprites (shaders/impostor.vert).
+    features2.features.largePoints = supported.largePoints;
+    if (supported.largePoints) largestPoint_ = properties_.limits.pointSizeRange[1];
 
     std::vector<const char*> deviceExtensions;
     if (options.swapchain) deviceExtensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);

@@ -67,6 +67,8 @@ class Device {
     bool textureCompressionBC() const { return textureCompressionBC_; }
     // Pipeline-statistics queries (shader invocations per pass) can be made.
     bool pipelineStatistics() const { return pipelineStatistics_; }
+    // The widest point sprite drawn, in pixels (1 without the largePoints feature).
+    float largestPoint() const { return largestPoint_; }
     const MessageCounts& messages() const { return *messages_; }
     // Outlives the device, so a test can read what the layers said at vkDestroyDevice.
     std::shared_ptr<const MessageCounts> messageLog() const { return messages_; }
@@ -103,6 +105,7 @@ class Device {
     bool validation_ = false;
     bool textureCompressionBC_ = false;
     bool pipelineStatistics_ = false;
+    float largestPoint_ = 1.0f;
     bool debugUtils_ = false;
     std::shared_ptr<MessageCounts> messages_ = std::make_shared<MessageCounts>();
     std::unique_ptr<Allocator> allocator_;

@@ -66,6 +66,7 @@ struct GraphicsPipelineInfo {
     bool blend = false; // alpha blending over what is drawn, depth tested but not written
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT; // of the attachments drawn into
     VkFormat secondColorFormat = VK_FORMAT_UNDEFINED;      // a second colour attachment (the impostor bake's)
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 };
 // Viewport, scissor, cull mode and front face are dynamic: one pipeline serves every model.
 Pipeline createGraphicsPipeline(Device& device, const GraphicsPipelineInfo& info, std::string_view name);
