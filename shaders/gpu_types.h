@@ -482,7 +482,7 @@ struct PlanPush {
 // the horizon up) and per shared pose (a tile of the layer), and drawn as one camera-facing quad
 // an instance: premultiplied colour with coverage as alpha, and normal and depth to light it and
 // place it among meshes.
-#define HORDE_IMPOSTOR_AZIMUTHS 8u
+#define HORDE_IMPOSTOR_AZIMUTHS 12u
 #define HORDE_IMPOSTOR_ELEVATIONS 3u
 #define HORDE_IMPOSTOR_ELEVATION_STEP 0.5235988f // 30 degrees between elevations
 #define HORDE_IMPOSTOR_TILE 32u                   // texels across a tile: the pose's sphere

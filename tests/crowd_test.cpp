@@ -143,7 +143,7 @@ TEST_F(CrowdTest, BruteForceInChunksDrawsWhatItDrawsWhole) {
 TEST_F(CrowdTest, LodAndCullingDrawWhatBruteForceDraws) {
     HeadlessResult brute = render(400, settings(Technique::Compute, false, false), 0.4f);
     CrowdSettings fine = settings();
-    fine.lodErrorPixels = 0.25f;
+    fine.lodErrorPixels = 0.5f;
     HeadlessResult lod = render(400, fine, 0.4f);
     EXPECT_LT(test::differingFraction(brute.image, lod.image, 25), 0.01);
     EXPECT_LT(lod.stats.counts.back().triangles, brute.stats.counts.back().triangles / 2);

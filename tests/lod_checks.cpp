@@ -9,6 +9,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/reference.h"
+#include "model/coverage.h"
 
 namespace horde::test {
 
@@ -328,15 +329,30 @@ double bruteForceTurnedArea(const Mesh& mesh, const LodChain& chain, size_t leve
     return area;
 }
 
-// Each simplified level's error is the larger of the finer level's, its own brute-force distance,
-// and the side of the square of `options.turnedPixels` square pixels per square unit that covers
-// what its shading loses (measured within the larger of the first two).
+// Each simplified level's error is the largest of the finer level's, its own brute-force distance,
+// the side of the square of `options.turnedPixels` square pixels per square unit that covers
+// what its shading loses (measured within the larger of the first two), and that of
+// `options.coveredPixels` that covers the most area it gains or loses seen from afar
+// (SourceCoverage, tested on its own in coverage_test.cpp).
 void expectMeasuredErrors(const Mesh& mesh, const LodChain& chain, size_t fromLevel, const LodOptions& options) {
     const double tolerance = 1e-5 * std::max(1.0, double(glm::length(mesh.bounds.max - mesh.bounds.min)));
+    std::vector<uint32_t> source;
+    for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+        for (const Triangle& t : sourceTriangles(mesh, s))
+            source.insert(source.end(), t.begin(), t.end());
+    const SourceCoverage coverage(mesh.arrays().positions, source);
     for (size_t k = std::max<size_t>(fromLevel, 1); k < chain.levels.size(); ++k) {
         const double distance = std::max(double(chain.levels[k - 1].error), bruteForceError(mesh, chain, k));
         const double turned = bruteForceTurnedArea(mesh, chain, k, distance, glm::radians(double(options.turnAngle)));
-        EXPECT_NEAR(chain.levels[k].error, std::max(distance, std::sqrt(turned / options.turnedPixels)), tolerance)
+        std::vector<uint32_t> level;
+        for (size_t s = 0; s < mesh.submeshes.size(); ++s)
+            for (const Triangle& t : levelTriangles(chain, k, s, false))
+                level.insert(level.end(), t.begin(), t.end());
+        const double covered = options.coveredPixels > 0.0f
+                                   ? std::sqrt(coverage.largestChange(level) / options.coveredPixels)
+                                   : 0.0;
+        EXPECT_NEAR(chain.levels[k].error, std::max({distance, std::sqrt(turned / options.turnedPixels), covered}),
+                    tolerance)
             << "level " << k;
     }
 }

@@ -505,7 +505,9 @@ TEST(LodError, LevelErrorsAreMeasuredExactly) {
 TEST(LodChain, LargeMonsterKeepsItsLegsWhereBoneRegionsStall) {
     // Within bone regions the large monster's body stalls at level 5, where the simplifier used
     // to meet its target by deleting legs (1,200 leg triangles to 6, a measured error of 0.82,
-    // about a leg's length); within submeshes alone the level costs a thirtieth of that.
+    // about a leg's length); within submeshes alone the level costs a thirtieth of that. Every
+    // level stays under a quarter of it, what thinner legs cost in coverage (model/coverage.h)
+    // included.
     const Mesh& mesh = monster({8, 32, 12}).meshes[0];
     const LodChain& chain = monsterChain({8, 32, 12});
     const size_t legs = size_t(std::find_if(mesh.submeshes.begin(), mesh.submeshes.end(),
@@ -513,7 +515,7 @@ TEST(LodChain, LargeMonsterKeepsItsLegsWhereBoneRegionsStall) {
                                mesh.submeshes.begin());
     ASSERT_LT(legs, mesh.submeshes.size());
     for (size_t k = 0; k < chain.levels.size(); ++k) {
-        EXPECT_LT(chain.levels[k].error, 0.1f) << "level " << k;
+        EXPECT_LT(chain.levels[k].error, 0.2f) << "level " << k;
         EXPECT_GE(chain.levels[k].submeshes[legs].indexCount / 3, 16u * 8)
             << "level " << k << ": leg triangles";
     }

@@ -14,6 +14,7 @@
 #include <meshoptimizer.h>
 
 #include "model/cluster.h"
+#include "model/coverage.h"
 #include "model/surface_distance.h"
 #include "model/weld.h"
 
@@ -212,13 +213,24 @@ struct LevelError {
                                         // the angles between them
     float turnAngle;                    // radians
     float turnedPixels;
+    const SourceCoverage& coverage;
+    float coveredPixels;
 
     float of(std::span<const uint32_t> level, float atLeast, float enough) const {
         const float distance = surface.farthestFrom(level, atLeast, enough);
-        if (distance > enough || !(turnedPixels > 0.0f)) return distance;
-        const double area = surface.turnedArea(level, normals, distance, turnAngle,
-                                               double(enough) * enough * turnedPixels);
-        return std::max(distance, float(std::sqrt(area / turnedPixels)));
+        float error = distance;
+        if (error > enough) return error;
+        if (turnedPixels > 0.0f) {
+            const double area = surface.turnedArea(level, normals, distance, turnAngle,
+                                                   double(enough) * enough * turnedPixels);
+            error = std::max(error, float(std::sqrt(area / turnedPixels)));
+            if (error > enough) return error;
+        }
+        if (coveredPixels > 0.0f) {
+            const double change = coverage.largestChange(level, double(enough) * enough * coveredPixels);
+            error = std::max(error, float(std::sqrt(change / coveredPixels)));
+        }
+        return error;
     }
 };
 
@@ -311,8 +323,11 @@ std::vector<Draft> draftChain(const Mesh& mesh, std::span<const glm::vec3> posit
     std::vector<Draft> chain{sourceLevel(mesh)};
     const std::vector<uint32_t> sourceTriangles = allTriangles(chain[0]);
     const SourceSurface surface(positions, sourceTriangles);
+    const SourceCoverage coverage(positions, sourceTriangles);
+    const double share = std::clamp(options.share, 0.0, 1.0);
     const LevelError source{surface, mesh.arrays().normals, glm::radians(options.turnAngle),
-                            float(double(options.turnedPixels) * std::clamp(options.share, 0.0, 1.0))};
+                            float(double(options.turnedPixels) * share), coverage,
+                            float(double(options.coveredPixels) * share)};
     const std::vector<uint32_t> pieces = piecesOf(positions, sourceTriangles);
     const float clusterErrorLimit = options.clusterError * radiusOf(positions, sourceTriangles);
     const float sourceCount = float(triangleCount(chain[0]));

@@ -15,10 +15,12 @@ struct LodLevel {
     float error = 0.0f;             // in the units the mesh is drawn in: the largest distance from a
                                     // point of the source surface (a vertex, an edge's midpoint, a
                                     // triangle's centroid) to this level's triangles, or the size of the
-                                    // surface whose shading it turns (LodOptions::turnedPixels), or the
-                                    // finer level's error, whichever is largest (0 for level 0); so a
-                                    // part that shrinks or vanishes costs its size, a coarser shading
-                                    // its area, and errors never decrease
+                                    // surface whose shading it turns (LodOptions::turnedPixels), or of
+                                    // the area it covers more or less (LodOptions::coveredPixels), or
+                                    // the finer level's error, whichever is largest (0 for level 0);
+                                    // so a part that shrinks or vanishes costs its size, a coarser
+                                    // shading its area, a thinned part what it stops covering, and
+                                    // errors never decrease
     uint32_t vertexCount = 0;       // this level reads only order[0 .. vertexCount)
     bool boneRegions = false;       // simplified within (submesh, dominant joint) regions rather than
                                     // within submeshes only (see buildLodChain); false for level 0
@@ -57,6 +59,13 @@ struct LodOptions {
     // part of the model's surface; buildLodChains).
     float turnAngle = 10.0f;
     float turnedPixels = 1024.0f;
+    // And the side of a square that holds, at `coveredPixels` square pixels per square pixel of
+    // error, the most area the level covers more or less than the source seen from afar along any
+    // of 13 directions (model/coverage.h; 0: not counted), so that at the pixel error an instance's
+    // picture gains or loses at most about that many pixels: a part thinner than the distance error
+    // (a leg flattened to a ribbon) costs what it stops covering, which a crowd of such instances
+    // shows as a darker or lighter whole. Shared by area as well.
+    float coveredPixels = 16.0f;
     double share = 1.0;
 };
 
