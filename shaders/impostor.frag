@@ -58,7 +58,7 @@ void main() {
     // The filtered normal keeps its length: where the footprint's normals disagree (a leg's, side
     // to side) it is short, and the light, linear in it but for the clamp, is then their lights'
     // mean, as the samples of a mesh average; normalized, every such texel was lit like its
-    // brightest part (docs/PERFORMANCE.md, "Impostor lighting").
+    // brightest part (docs/PERFORMANCE.md, "Level errors that count coverage").
     vec3 n = turnByHeading(normalDepth.xyz * 2.0 - 1.0, inHeading);
     FrameGlobals g = Globals(pc.globals).g;
     vec3 l = normalize(-g.lightDirection.xyz);

@@ -19,7 +19,8 @@ constexpr size_t kAlongX = 0, kAlongY = 1, kAlongZ = 2;
 void addCard(std::vector<glm::vec3>& positions, std::vector<uint32_t>& indices, float x0, float y0, float z0,
              float w, float h) {
     const uint32_t first = uint32_t(positions.size());
-    positions.insert(positions.end(), {{x0, y0, z0}, {x0, y0 + w, z0}, {x0, y0 + w, z0 + h}, {x0, y0, z0 + h}});
+    positions.insert(positions.end(),
+                     {{x0, y0, z0}, {x0, y0 + w, z0}, {x0, y0 + w, z0 + h}, {x0, y0, z0 + h}});
     indices.insert(indices.end(), {first, first + 1, first + 2, first, first + 2, first + 3});
 }
 
@@ -28,8 +29,8 @@ void addCube(std::vector<glm::vec3>& positions, std::vector<uint32_t>& indices) 
     const uint32_t first = uint32_t(positions.size());
     for (int i = 0; i < 8; ++i)
         positions.push_back(glm::vec3(float(i & 1), float(i >> 1 & 1), float(i >> 2 & 1)));
-    for (uint32_t i : {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3,
-                       7, 1, 7, 5})
+    for (uint32_t i : {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                       2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5})
         indices.push_back(first + i);
 }
 
@@ -38,7 +39,8 @@ TEST(Coverage, DirectionsAreUnitAndApart) {
     for (size_t d = 0; d < SourceCoverage::kDirections; ++d) {
         EXPECT_NEAR(glm::length(directions[d]), 1.0f, 1e-6f);
         for (size_t e = 0; e < d; ++e)
-            EXPECT_LT(std::abs(glm::dot(directions[d], directions[e])), 0.99f) << d << " and " << e << " (or their opposites)";
+            EXPECT_LT(std::abs(glm::dot(directions[d], directions[e])), 0.99f)
+                << d << " and " << e << " (or their opposites)";
     }
 }
 
@@ -83,7 +85,8 @@ TEST(Coverage, ATriangleInGeneralPositionCoversItsProjectedArea) {
         // The box around the projection is at most the longest projected edge on a side; an edge
         // crosses at most (its length x sqrt(2) / cell + 2) cells.
         const double cell = longest / 256.0;
-        EXPECT_NEAR(coverage.sourceArea(d), exact, (1.5 * perimeter / cell + 6.0) * cell * cell) << "direction " << d;
+        EXPECT_NEAR(coverage.sourceArea(d), exact, (1.5 * perimeter / cell + 6.0) * cell * cell)
+            << "direction " << d;
     }
 }
 
@@ -110,6 +113,25 @@ TEST(Coverage, ALevelThatDropsACardLosesItsAreaAlongItsNormal) {
     EXPECT_GT(coverage.largestChange(cube, 0.5), 0.5) << "past enough: some change above it";
     EXPECT_DOUBLE_EQ(coverage.largestChange(bridged), 2.0) << "the bridge covers 2 more along x";
     EXPECT_EQ(SourceCoverage(positions, {}).largestChange(cube), 0.0) << "no source: no cells";
+}
+
+TEST(Coverage, ToleratesPositionsThatAreNotFinite) {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    for (const glm::vec3 odd : {glm::vec3(inf, 0, 0), glm::vec3(0, nan, 0), glm::vec3(nan, nan, nan)}) {
+        std::vector<glm::vec3> positions;
+        std::vector<uint32_t> indices;
+        addCube(positions, indices);
+        positions[7] = odd;
+        const SourceCoverage coverage(positions, indices);
+        for (size_t d = 0; d < SourceCoverage::kDirections; ++d) {
+            EXPECT_TRUE(std::isfinite(coverage.sourceArea(d)));
+            EXPECT_LE(coverage.sourceArea(d), 2.0) << "no more than the cube's box when bounded";
+        }
+        EXPECT_TRUE(std::isfinite(coverage.largestChange(std::span(indices).first(6))));
+    }
+    const std::vector<glm::vec3> tiny = {{0, 0, 0}, {1e-44f, 0, 0}, {0, 1e-44f, 0}};
+    EXPECT_EQ(SourceCoverage(tiny, std::vector<uint32_t>{0, 1, 2}).sourceArea(kAlongZ), 0.0)
+        << "too small for a cell";
 }
 
 } // namespace

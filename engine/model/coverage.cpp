@@ -27,10 +27,11 @@ void markSpan(std::span<uint64_t> row, uint32_t columns, double from, double to)
 
 const std::array<glm::vec3, SourceCoverage::kDirections>& SourceCoverage::directions() {
     static const std::array<glm::vec3, kDirections> all = [] {
-        std::array<glm::vec3, kDirections> d = {
-            glm::vec3(1, 0, 0), glm::vec3(0, 1, 0),  glm::vec3(0, 0, 1),  glm::vec3(1, 1, 0),  glm::vec3(1, -1, 0),
-            glm::vec3(1, 0, 1), glm::vec3(1, 0, -1), glm::vec3(0, 1, 1),  glm::vec3(0, 1, -1), glm::vec3(1, 1, 1),
-            glm::vec3(1, 1, -1), glm::vec3(1, -1, 1), glm::vec3(-1, 1, 1)};
+        std::array<glm::vec3, kDirections> d = {glm::vec3(1, 0, 0),  glm::vec3(0, 1, 0),  glm::vec3(0, 0, 1),
+                                                glm::vec3(1, 1, 0),  glm::vec3(1, -1, 0), glm::vec3(1, 0, 1),
+                                                glm::vec3(1, 0, -1), glm::vec3(0, 1, 1),  glm::vec3(0, 1, -1),
+                                                glm::vec3(1, 1, 1),  glm::vec3(1, 1, -1), glm::vec3(1, -1, 1),
+                                                glm::vec3(-1, 1, 1)};
         for (glm::vec3& v : d)
             v = glm::normalize(v);
         return d;
@@ -45,9 +46,10 @@ SourceCoverage::SourceCoverage(std::span<const glm::vec3> positions, std::span<c
     for (size_t d = 0; d < kDirections; ++d) {
         const glm::vec3 dir = directions()[d];
         // The axis least along the direction keeps the plane's axes well defined.
-        const glm::vec3 away = std::abs(dir.x) <= std::abs(dir.y) && std::abs(dir.x) <= std::abs(dir.z)
-                                   ? glm::vec3(1, 0, 0)
-                                   : (std::abs(dir.y) <= std::abs(dir.z) ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1));
+        const glm::vec3 away =
+            std::abs(dir.x) <= std::abs(dir.y) && std::abs(dir.x) <= std::abs(dir.z)
+                ? glm::vec3(1, 0, 0)
+                : (std::abs(dir.y) <= std::abs(dir.z) ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1));
         Grid& g = grids_[d];
         g.u = glm::normalize(glm::cross(dir, away));
         g.v = glm::cross(dir, g.u);
@@ -59,13 +61,16 @@ SourceCoverage::SourceCoverage(std::span<const glm::vec3> positions, std::span<c
             v0 = std::min(v0, glm::dot(p, g.v));
             v1 = std::max(v1, glm::dot(p, g.v));
         }
-        const float side = std::max(u1 - u0, v1 - v0);
-        if (corners == 0 || !(side > 0.0f) || cellsAcross == 0) continue; // covers nothing: no cells
+        // No cells where there is nothing to cover (or a box too small for a cell), or where a
+        // position that is not finite leaves the box unbounded.
+        const float width = u1 - u0, height = v1 - v0, side = std::max(width, height);
+        const float cell = cellsAcross > 0 ? side / float(cellsAcross) : 0.0f;
+        if (corners == 0 || !std::isfinite(width) || !std::isfinite(height) || !(cell > 0.0f)) continue;
         g.u0 = u0;
         g.v0 = v0;
-        g.cell = side / float(cellsAcross);
-        g.columns = std::clamp(uint32_t(std::ceil((u1 - u0) / g.cell)), 1u, cellsAcross);
-        g.rows = std::clamp(uint32_t(std::ceil((v1 - v0) / g.cell)), 1u, cellsAcross);
+        g.cell = cell;
+        g.columns = std::clamp(uint32_t(std::ceil(width / g.cell)), 1u, cellsAcross);
+        g.rows = std::clamp(uint32_t(std::ceil(height / g.cell)), 1u, cellsAcross);
         sourceAreas_[d] = area(d, triangles.first(corners));
     }
 }
@@ -92,7 +97,8 @@ double SourceCoverage::area(size_t d, std::span<const uint32_t> triangles) const
                 const int f = (e + 1) % 3;
                 if (std::min(y[e], y[f]) > centre || std::max(y[e], y[f]) < centre) continue;
                 // A level edge on the row holds its corners, which the other edges reach as well.
-                const double at = y[e] == y[f] ? x[e] : x[e] + (centre - y[e]) * (x[f] - x[e]) / (y[f] - y[e]);
+                const double at =
+                    y[e] == y[f] ? x[e] : x[e] + (centre - y[e]) * (x[f] - x[e]) / (y[f] - y[e]);
                 from = std::min(from, at);
                 to = std::max(to, at);
             }

@@ -16,14 +16,16 @@
 namespace horde {
 
 class SourceCoverage {
-public:
+  public:
     // The 3 axes, the 6 diagonals of the axis planes and the 4 of the cube: a projection along d
     // covers what one along -d does, so these stand for 26 directions around the surface.
     static constexpr size_t kDirections = 13;
     static const std::array<glm::vec3, kDirections>& directions();
 
-    // `triangles`: index triples into `positions` (a trailing partial triple is ignored), every
-    // position named finite; `positions` must outlive the object. Each direction's grid has
+    // `triangles`: index triples into `positions` (a trailing partial triple is ignored);
+    // `positions` must outlive the object. Positions that are not finite are tolerated (validated
+    // models may hold them, and their chains stop at level 0): no cell outside a grid is marked,
+    // and a direction whose box they leave unbounded has no cells. Each direction's grid has
     // square cells, `cellsAcross` along the longer side of the box around the source's
     // projection.
     SourceCoverage(std::span<const glm::vec3> positions, std::span<const uint32_t> triangles,
@@ -41,11 +43,11 @@ public:
     double largestChange(std::span<const uint32_t> level,
                          double enough = std::numeric_limits<double>::infinity()) const;
 
-private:
+  private:
     struct Grid {
-        glm::vec3 u, v;   // the projection plane's axes
-        float u0, v0;     // the grid's corner, in those axes
-        float cell;       // a cell's side
+        glm::vec3 u, v; // the projection plane's axes
+        float u0, v0;   // the grid's corner, in those axes
+        float cell;     // a cell's side
         uint32_t columns, rows;
     };
 
