@@ -24,6 +24,7 @@ layout(buffer_reference, scalar) buffer CullMeshes { CullMesh v[]; };
 layout(buffer_reference, scalar) buffer CullLevels { CullLevel v[]; };
 layout(buffer_reference, scalar) buffer LevelSubmeshes { LevelSubmesh v[]; };
 layout(buffer_reference, scalar) buffer DrawEntries { DrawEntry v[]; };
+layout(buffer_reference, scalar) buffer ImpostorViews { ImpostorView v[]; };
 layout(buffer_reference, scalar) buffer SkinJobs { SkinJob v[]; };
 layout(buffer_reference, scalar) buffer DrawInfos { DrawInfo v[]; };
 layout(buffer_reference, scalar) buffer VisibleInstances { VisibleInstance v[]; };

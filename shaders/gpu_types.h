@@ -511,13 +511,21 @@ struct ImpostorBakePush {
     uint poseStride;    // instance i draws shared pose i x poseStride (CrowdAsset::impostorStride)
 };
 
+// One view of an atlas, as its draw reads it.
+struct ImpostorView {
+    vec4 bounds;    // the rectangle of the quad every pose stays in (x0, y0, x1, y1 of [-1, 1])
+    float coverage; // the baked coverage times this: the source's covered area over the bake's
+                    // levels' from this view (CrowdAsset::impostorCoverage)
+    uint pad0, pad1, pad2;
+};
+
 // Drawing: entry k's instance as a quad of its sphere facing the camera, the tile of its shared
 // pose in the layer of its view (DrawEntry.level).
 struct ImpostorPush {
     address globals;
     address instances;
     address entries;
-    address bounds;     // vec4 per view: the rectangle of the quad every pose stays in (x0, y0, x1, y1 of [-1, 1])
+    address views;      // ImpostorView per view
     vec4 sphere;        // every pose's sphere in world axes, before the instance's placement
     uint tilesPerRow;
     uint tileRows;
@@ -557,6 +565,7 @@ struct CopyPush {
 // GLSL reads these with scalar layout: every member at the next multiple of its component size,
 // no padding to 16. These sizes and offsets are what the shaders see; a C++ change that breaks
 // one (an 8-byte address after an odd number of 4-byte fields, say) fails here, not on the GPU.
+static_assert(sizeof(ImpostorView) == 32);
 static_assert(sizeof(Affine) == 48 && sizeof(NodeRest) == 48 && sizeof(ClipRecord) == 16);
 static_assert(sizeof(ChannelRecord) == 32 && sizeof(InstanceRecord) == 84 && sizeof(JointRecord) == 64);
 static_assert(offsetof(InstanceRecord, fromClip) == 48 && offsetof(InstanceRecord, turnRate) == 80);

@@ -23,6 +23,7 @@ layout(location = 6) flat in uint inLayer;
 layout(location = 7) flat in float inHeading;
 layout(location = 8) flat in vec3 inTint;
 layout(location = 9) flat in uint inFadeStep;
+layout(location = 10) flat in float inCoverage;
 layout(location = 0) out vec4 outColor;
 
 // The key light's clamped cosine averaged over the footprint's normals, whose mean is m: n.l taken
@@ -48,8 +49,11 @@ void main() {
     // texel is the bake's average over the pixel's footprint, not the nearest texel's, whose
     // coverage stood for a pixel a half texel away.
     vec4 color = texture(atlasColor, vec3(uv, float(inLayer)));
+    // The bake's levels may cover less of the view than the source does (a limb thinned to a
+    // ribbon within a texel of every point): the coverage they lost is given back.
+    const float coverage = min(color.a * inCoverage, 1.0);
     const uvec2 pixel = uvec2(gl_FragCoord.xy);
-    uint mask = !inside ? 0u : sampleRun(impostorSamples(color.a, kSamples, pixel), kSamples, pixel);
+    uint mask = !inside ? 0u : sampleRun(impostorSamples(coverage, kSamples, pixel), kSamples, pixel);
     // Fading into its meshes, the impostor leaves them their share of the samples.
     if (inFadeStep != 0u) mask &= ~fadeMask(inFadeStep, kSamples, pixel);
     if (mask == 0u) discard;

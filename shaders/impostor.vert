@@ -19,6 +19,7 @@ layout(location = 6) flat out uint outLayer;
 layout(location = 7) flat out float outHeading;
 layout(location = 8) flat out vec3 outTint;
 layout(location = 9) flat out uint outFadeStep; // 0, or the share its meshes take (HORDE_FADE_STEPS)
+layout(location = 10) flat out float outCoverage; // ImpostorView.coverage
 
 // A clip-space point or direction as homogeneous target pixels.
 vec3 toPixels(vec4 clip) {
@@ -35,7 +36,8 @@ void main() {
     vec3 up = cross(toEye, right);
     // Only the part of the sphere's square the poses reach from this view: fewer fragments.
     uint view = entry.level & HORDE_FADE_FIELD;
-    vec4 bounds = Vec4s(pc.bounds).v[view] * pc.sphere.w;
+    ImpostorView seen = ImpostorViews(pc.views).v[view];
+    vec4 bounds = seen.bounds * pc.sphere.w;
     vec4 corner = g.viewProjection * vec4(centre + right * bounds.x + up * bounds.y, 1.0);
     vec4 alongS = g.viewProjection * vec4(right * (bounds.z - bounds.x), 0.0);
     vec4 alongT = g.viewProjection * vec4(up * (bounds.w - bounds.y), 0.0);
@@ -66,6 +68,7 @@ void main() {
     outTile.xy = tile.xy + tile.zw * 0.5 + vec2(bounds.x, -bounds.y) * perUnit;
     outTile.zw = vec2(bounds.z - bounds.x, bounds.y - bounds.w) * perUnit;
     outLayer = view;
+    outCoverage = seen.coverage;
     outFadeStep = entry.level >> HORDE_FADE_SHIFT;
     outHeading = inst.placement.w;
     outTint = g.tintLevels != 0u ? vec3(1.0, 1.0, 1.0) : inst.tint.rgb;

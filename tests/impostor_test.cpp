@@ -229,6 +229,35 @@ glm::dvec3 centreColor(const Image8& image) {
     return {linear(p[0]), linear(p[1]), linear(p[2])};
 }
 
+// The coverage a view gives back (CrowdAsset::impostorCoverage) scales the baked coverage before it
+// becomes samples: the square's middle, covered whole, given 0.5 takes 2 of a pixel's 4 samples
+// (2 + a dither under 1, rounded down), so the pixel is the mean, in linear light, of the square's
+// colour (its picture at 1) and the background's (a corner's); given 2, it stays whole.
+TEST_F(ImpostorTest, AViewsCoverageScalesTheSamplesTheImpostorTakes) {
+    const Model model = square(*allocator_, false);
+    auto drawWith = [&](float coverage) {
+        CrowdAsset asset = buildCrowdAsset(model);
+        asset.impostorCoverage.assign(asset.impostorCoverage.size(), coverage);
+        CrowdModel crowdModel(device(), model, std::move(asset));
+        const CrowdModel* models[] = {&crowdModel};
+        const ViewCamera camera = along(0, crowdModel.asset().worldSphere, 64.0f);
+        const float error = 2.0f * 64.0f / kImpostorPixelsPerErrorPixel;
+        const HeadlessResult result =
+            draw(models, {{bindPose(glm::vec3(0.0f))}}, settings(true, error), camera);
+        EXPECT_EQ(result.stats.counts.back().impostors, 1u);
+        return result.image;
+    };
+    const Image8 whole = drawWith(1.0f), half = drawWith(0.5f), more = drawWith(2.0f);
+    const glm::dvec3 square = centreColor(whole), mixed = centreColor(half);
+    auto linear = [](uint8_t v) { return std::pow((double(v) / 255.0 + 0.055) / 1.055, 2.4); };
+    for (int c = 0; c < 3; ++c) {
+        const double background = linear(whole.rgba[c]);
+        EXPECT_GT(square[c] - background, 0.05) << "channel " << c << " tells the square from the background";
+        EXPECT_NEAR(mixed[c], (square[c] + background) / 2.0, 1.5 / 255.0) << "channel " << c;
+    }
+    EXPECT_EQ(centreColor(more), square) << "coverage stays at most whole";
+}
+
 // The square's vertices coloured (0.8, 0.1, 0.1) as glTF's COLOR_0 multiply what its material (an
 // undefined one's palette colour) and the light give: drawn by either technique and as an
 // impostor, the centre of the coloured square is the uncoloured one's times that colour, beside

@@ -9,6 +9,7 @@
 #include "anim/reference.h"
 #include "anim/stride.h"
 #include "anim/winding.h"
+#include "crowd/impostor_views.h"
 #include "crowd/view.h"
 
 namespace horde {
@@ -124,12 +125,16 @@ CrowdAsset buildCrowdAsset(const Model& model, const CrowdAssetOptions& options)
                                   asset.motion.sphere.radius * largestScale(asset.axesToWorld));
     // Levels are simplified where the rest pose draws each mesh (model/lod.h).
     std::vector<LodChain> chains;
-    if (options.crowd)
-        chains = buildLodChains(model, restPoseVertices(model), options.lod);
-    else
+    std::vector<std::vector<glm::vec3>> rest;
+    if (options.crowd) {
+        rest = restPoseVertices(model);
+        chains = buildLodChains(model, rest, options.lod);
+    } else {
         for (const Mesh& mesh : model.meshes) chains.push_back(sourceOnly(mesh));
+    }
     for (size_t m = 0; m < model.meshes.size(); ++m)
         addMesh(asset, model.meshes[m], std::move(chains[m]), options.scale);
+    asset.impostorCoverage = impostorCoverageScales(asset, rest);
     asset.clipSpeed = asset.motion.clipSpeed;
     for (float& speed : asset.clipSpeed)
         speed *= options.scale;

@@ -85,6 +85,9 @@ struct CrowdAsset {
     // Shared poses a tile stands for: 1, or as few more (a power of two dividing bucketsPerClip)
     // as keep the tiles within kImpostorTiles, at least the bind pose and one a played clip.
     uint32_t impostorStride = 1;
+    // Per impostor view: the source's covered area over the bake's levels' (crowd/impostor_views.h),
+    // which the impostor draw scales the baked coverage by.
+    std::vector<float> impostorCoverage;
 
     uint32_t sharedPoses() const { return uint32_t(tables.clips.size()) * bucketsPerClip + 1; }
     // The shared poses an instance can show, as runs of pose indices: the played clips' buckets

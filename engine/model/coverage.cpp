@@ -40,11 +40,11 @@ const std::array<glm::vec3, SourceCoverage::kDirections>& SourceCoverage::direct
 }
 
 SourceCoverage::SourceCoverage(std::span<const glm::vec3> positions, std::span<const uint32_t> triangles,
-                               uint32_t cellsAcross)
-    : positions_(positions) {
+                               std::span<const glm::vec3> along, uint32_t cellsAcross)
+    : positions_(positions), grids_(along.size()), sourceAreas_(along.size(), 0.0) {
     const size_t corners = triangles.size() / 3 * 3;
-    for (size_t d = 0; d < kDirections; ++d) {
-        const glm::vec3 dir = directions()[d];
+    for (size_t d = 0; d < along.size(); ++d) {
+        const glm::vec3 dir = along[d];
         // The axis least along the direction keeps the plane's axes well defined.
         const glm::vec3 away =
             std::abs(dir.x) <= std::abs(dir.y) && std::abs(dir.x) <= std::abs(dir.z)
@@ -113,7 +113,7 @@ double SourceCoverage::area(size_t d, std::span<const uint32_t> triangles) const
 
 double SourceCoverage::largestChange(std::span<const uint32_t> level, double enough) const {
     double largest = 0.0;
-    for (size_t d = 0; d < kDirections; ++d) {
+    for (size_t d = 0; d < grids_.size(); ++d) {
         largest = std::max(largest, std::abs(area(d, level) - sourceAreas_[d]));
         if (largest > enough) break;
     }

@@ -27,9 +27,10 @@ class SourceCoverage {
     // models may hold them, and their chains stop at level 0): no cell outside a grid is marked,
     // and a direction whose box they leave unbounded has no cells. Each direction's grid has
     // square cells, `cellsAcross` along the longer side of the box around the source's
-    // projection.
+    // projection. `along`: unit directions to see the surface along (an impostor's views), or
+    // directions() by default.
     SourceCoverage(std::span<const glm::vec3> positions, std::span<const uint32_t> triangles,
-                   uint32_t cellsAcross = 256);
+                   std::span<const glm::vec3> along = directions(), uint32_t cellsAcross = 256);
 
     // The area (in squared units of the positions) that `triangles` (index triples into the same
     // positions) cover seen along direction d: the number of cell centres inside the projection of
@@ -39,7 +40,7 @@ class SourceCoverage {
     double sourceArea(size_t d) const { return sourceAreas_[d]; }
 
     // The largest change of covered area, gained or lost, from the source to `level` over the
-    // directions; returns as soon as one passes `enough` (a value above it).
+    // directions seen along; returns as soon as one passes `enough` (a value above it).
     double largestChange(std::span<const uint32_t> level,
                          double enough = std::numeric_limits<double>::infinity()) const;
 
@@ -52,8 +53,8 @@ class SourceCoverage {
     };
 
     std::span<const glm::vec3> positions_;
-    std::array<Grid, kDirections> grids_{};
-    std::array<double, kDirections> sourceAreas_{};
+    std::vector<Grid> grids_;
+    std::vector<double> sourceAreas_;
 };
 
 } // namespace horde

@@ -248,7 +248,7 @@ void CrowdScene::recordImpostors(VkCommandBuffer cmd, uint32_t slotIndex, VkExte
         push.globals = slots_[slotIndex].globals.address();
         push.instances = part.instanceBuffer.address();
         push.entries = part.slots[slotIndex].entries.address();
-        push.bounds = atlas.bounds.address();
+        push.views = atlas.views.address();
         push.sphere = part.asset().worldSphere;
         push.tilesPerRow = atlas.tilesPerRow;
         push.tileRows = atlas.tileRows;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "crowd/impostor_views.h"
 #include "crowd/view.h"
 #include "vk/check.h"
 #include "vk/device.h"
@@ -13,31 +14,20 @@ namespace horde {
 
 namespace {
 
-constexpr uint32_t kViews = HORDE_IMPOSTOR_AZIMUTHS * HORDE_IMPOSTOR_ELEVATIONS;
 constexpr uint32_t kAtlasLevels = 5; // a tile from HORDE_IMPOSTOR_TILE texels down to 2
-
-// The coarsest level of a mesh whose error stays within a texel of a tile: finer would not show.
-uint32_t bakeLevel(const CrowdAsset& asset, uint32_t mesh) {
-    const float texel = 2.0f * asset.worldSphere.w / float(HORDE_IMPOSTOR_TILE);
-    const gpu::CullMesh& m = asset.cullMeshes[mesh];
-    uint32_t level = 0;
-    while (level + 1 < m.levelCount && asset.cullLevels[m.firstLevel + level + 1].error <= texel)
-        ++level;
-    return level;
-}
 
 // Per view, the rectangle of the tile every pose stays in: the box around every pose (in the
 // world's axes, before an instance's heading) seen along the view, as a share of the sphere's
-// radius about its centre. The same frame as impostorFrame() in shaders/common.glsl.
-std::vector<glm::vec4> viewBounds(const CrowdAsset& asset) {
+// radius about its centre (the same frame as impostorFrame() in shaders/common.glsl); and the
+// coverage the bake's levels lost there.
+std::vector<gpu::ImpostorView> views(const CrowdAsset& asset) {
     const Bounds box = toWorld(asset.motion.poseBox, asset.axesToWorld);
     const glm::vec3 centre(asset.worldSphere);
     const float radius = std::max(asset.worldSphere.w, 1e-20f);
-    std::vector<glm::vec4> out;
-    for (uint32_t view = 0; view < kViews; ++view) {
+    std::vector<gpu::ImpostorView> out;
+    for (uint32_t view = 0; view < kImpostorViews; ++view) {
         const float a = float(view % HORDE_IMPOSTOR_AZIMUTHS) * 2.0f * float(M_PI) / HORDE_IMPOSTOR_AZIMUTHS;
-        const float e = float(view / HORDE_IMPOSTOR_AZIMUTHS) * HORDE_IMPOSTOR_ELEVATION_STEP;
-        const glm::vec3 back(std::sin(a) * std::cos(e), std::sin(e), std::cos(a) * std::cos(e));
+        const glm::vec3 back = impostorViewBack(view);
         const glm::vec3 right(std::cos(a), 0.0f, -std::sin(a)), up = glm::cross(back, right);
         glm::vec2 lo(1.0f), hi(-1.0f);
         for (int corner = 0; corner < 8; ++corner) {
@@ -49,20 +39,23 @@ std::vector<glm::vec4> viewBounds(const CrowdAsset& asset) {
             lo = glm::min(lo, q);
             hi = glm::max(hi, q);
         }
-        out.push_back(glm::vec4(glm::clamp(lo, -1.0f, 1.0f), glm::clamp(hi, -1.0f, 1.0f)));
+        gpu::ImpostorView v{};
+        v.bounds = glm::vec4(glm::clamp(lo, -1.0f, 1.0f), glm::clamp(hi, -1.0f, 1.0f));
+        v.coverage = view < asset.impostorCoverage.size() ? asset.impostorCoverage[view] : 1.0f;
+        out.push_back(v);
     }
     return out;
 }
 
 VkImageSubresourceRange levels(uint32_t first, uint32_t count) {
-    return {VK_IMAGE_ASPECT_COLOR_BIT, first, count, 0, kViews};
+    return {VK_IMAGE_ASPECT_COLOR_BIT, first, count, 0, kImpostorViews};
 }
 
 // The images one atlas's layers are drawn into, one layer at a time, at kImpostorBakeScale times
 // the atlas's size, each then filtered down into its layer. Not multisampled: on lavapipe 22.3 a
 // driver resolve before the crowd's first frame left every later draw about 15% slower for the
-// life of the process (docs/PERFORMANCE.md, "Far crowds"), and a filtered blit averages an sRGB
-// colour in linear light, where that resolve averaged the encoded values.
+// life of the process (docs/PERFORMANCE.md, "Far crowds"); a filtered blit averages an sRGB colour
+// in linear light, as the resolve did.
 struct BakeTargets {
     Image color, normalDepth, depth;
     BakeTargets(Device& device, VkExtent2D extent)
@@ -130,7 +123,8 @@ void drawLayer(VkCommandBuffer cmd, const Pipeline& bake, const CrowdModel& cm,
     for (uint32_t m = 0; m < asset.cullMeshes.size(); ++m) {
         const GpuMesh& mesh = cm.meshes()[m];
         vkCmdSetFrontFace(cmd, frontFace(asset, m));
-        const gpu::CullLevel& level = asset.cullLevels[asset.cullMeshes[m].firstLevel + bakeLevel(asset, m)];
+        const gpu::CullLevel& level =
+            asset.cullLevels[asset.cullMeshes[m].firstLevel + impostorBakeLevel(asset, m)];
         vkCmdBindIndexBuffer(cmd, cm.buffers().lodIndices[m].get(), 0, VK_INDEX_TYPE_UINT32);
         gpu::ImpostorBakePush push{};
         push.positions = mesh.positions;
@@ -206,10 +200,10 @@ void buildMips(VkCommandBuffer cmd, const Image& image) {
                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT, 0,
                      VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         VkImageBlit blit{};
-        blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, kViews};
+        blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, 0, kImpostorViews};
         blit.srcOffsets[1] = {int32_t(std::max(extent.width >> (level - 1), 1u)),
                               int32_t(std::max(extent.height >> (level - 1), 1u)), 1};
-        blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, kViews};
+        blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, kImpostorViews};
         blit.dstOffsets[1] = {int32_t(std::max(extent.width >> level, 1u)),
                               int32_t(std::max(extent.height >> level, 1u)), 1};
         vkCmdBlitImage(cmd, image.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image.get(),
@@ -273,11 +267,11 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
         const std::string name =
             source.model->model().meshes.empty() ? "model" : source.model->model().meshes[0].name;
         atlas.color = Image(device_, extent, kImpostorColorFormat, usage, VK_IMAGE_ASPECT_COLOR_BIT,
-                            "impostor colour " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kViews);
+                            "impostor colour " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kImpostorViews);
         atlas.normalDepth =
             Image(device_, extent, kImpostorNormalFormat, usage, VK_IMAGE_ASPECT_COLOR_BIT,
-                  "impostor normal and depth " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kViews);
-        atlas.bounds = uploadTable(device_, viewBounds(source.model->asset()), "impostor bounds " + name);
+                  "impostor normal and depth " + name, kAtlasLevels, VK_SAMPLE_COUNT_1_BIT, kImpostorViews);
+        atlas.views = uploadTable(device_, views(source.model->asset()), "impostor views " + name);
     }
     // One submission a model, each bounded by kImpostorTiles, with only its targets alive.
     for (uint32_t s = 0; s < count; ++s) {
@@ -290,7 +284,7 @@ void ImpostorAtlases::bake(std::span<const Source> sources, const Pipeline& bake
                 imageBarrier(cmd, image->get(), levels(0, 1), VK_IMAGE_LAYOUT_UNDEFINED,
                              VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_BLIT_BIT, 0,
                              VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-            for (uint32_t view = 0; view < kViews; ++view) {
+            for (uint32_t view = 0; view < kImpostorViews; ++view) {
                 targetBarriers(cmd, targets);
                 beginLayer(cmd, targets);
                 drawLayer(cmd, bake, *sources[s].model, materials, sources[s], atlas, view);

@@ -33,7 +33,7 @@ class ImpostorAtlases {
     };
     struct Atlas {
         Image color, normalDepth;
-        Buffer bounds; // vec4 per view: the quad's rectangle every pose stays in (ImpostorPush::bounds)
+        Buffer views; // gpu::ImpostorView per view
         VkDescriptorSet set = VK_NULL_HANDLE;
         uint32_t tilesPerRow = 0, tileRows = 0;
     };

@@ -9,8 +9,8 @@
 namespace horde {
 
 // `image` (sRGB-encoded RGBA8, as kOffscreenColorFormat reads back) with each `factor` x `factor`
-// block averaged in linear light (decoded, averaged, encoded again: lavapipe's own multisample
-// resolve averages the encoded values, which darkens part-covered edges); alpha averaged as it is.
+// block averaged in linear light (decoded, averaged, encoded again, as a multisample resolve of an
+// sRGB image averages its samples); alpha averaged as it is.
 // The width and height must be multiples of `factor`.
 Image8 averageBlocks(const Image8& image, uint32_t factor);
 
