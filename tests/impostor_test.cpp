@@ -248,14 +248,14 @@ TEST_F(ImpostorTest, AViewsCoverageScalesTheSamplesTheImpostorTakes) {
         return result.image;
     };
     const Image8 whole = drawWith(1.0f), half = drawWith(0.5f), more = drawWith(2.0f);
-    const glm::dvec3 square = centreColor(whole), mixed = centreColor(half);
+    const glm::dvec3 inside = centreColor(whole), mixed = centreColor(half);
     auto linear = [](uint8_t v) { return std::pow((double(v) / 255.0 + 0.055) / 1.055, 2.4); };
     for (int c = 0; c < 3; ++c) {
         const double background = linear(whole.rgba[c]);
-        EXPECT_GT(square[c] - background, 0.05) << "channel " << c << " tells the square from the background";
-        EXPECT_NEAR(mixed[c], (square[c] + background) / 2.0, 1.5 / 255.0) << "channel " << c;
+        EXPECT_GT(inside[c] - background, 0.05) << "channel " << c << " tells the square from the background";
+        EXPECT_NEAR(mixed[c], (inside[c] + background) / 2.0, 1.5 / 255.0) << "channel " << c;
     }
-    EXPECT_EQ(centreColor(more), square) << "coverage stays at most whole";
+    EXPECT_EQ(centreColor(more), inside) << "coverage stays at most whole";
 }
 
 // The square's vertices coloured (0.8, 0.1, 0.1) as glTF's COLOR_0 multiply what its material (an
